@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Osprey",
+    platforms: [
+        .macOS(.v12),
+        .iOS(.v15),
+        .tvOS(.v15),
+        .watchOS(.v8),
+    ],
+    products: [
+        .library(name: "Promises", targets: ["Promises"]),
+        .library(name: "Osprey", targets: ["Osprey"]),
+        .library(name: "OspreyTesting", targets: ["OspreyTesting"]),
+        .executable(name: "osprey-demo", targets: ["OspreyDemo"]),
+        .executable(name: "osprey-bench", targets: ["OspreyBench"]),
+    ],
+    targets: [
+        .target(name: "Promises"),
+        .target(name: "Osprey", dependencies: ["Promises"]),
+        .target(name: "OspreyTesting", dependencies: ["Osprey"]),
+        .executableTarget(
+            name: "OspreyDemo",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Examples/Demo"
+        ),
+        .executableTarget(
+            name: "OspreyBench",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Benchmarks/Bench"
+        ),
+        .testTarget(name: "PromisesTests", dependencies: ["Promises"]),
+        .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting"]),
+        .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

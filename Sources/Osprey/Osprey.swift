@@ -1,0 +1,2 @@
+// `import Osprey` is enough for API clients: the promise type every request returns comes with it.
+@_exported import Promises

@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One accepted TCP connection: reads requests, runs their handlers, writes the responses
+/// (with any scripted faults), until either side closes or the server stops.
+struct LoopbackConnection {
+    let fd: Int32
+    let id: Int
+    let core: ServerCore
+
+    func serve() {
+        defer {
+            shutdown(fd, Int32(SHUT_WR))
+            close(fd)
+        }
+        var parser = HTTPRequestParser(
+            maximumHeadBytes: core.configuration.maximumHeadBytes,
+            maximumBodyBytes: core.configuration.maximumBodyBytes
+        )
+        var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var sentContinue = false
+        while true {
+            do {
+                while let parsed = try parser.nextRequest() {
+                    sentContinue = false
+                    guard respond(to: parsed) else { return }
+                }
+            } catch {
+                core.record(
+                    LoopbackServer.Rejection(
+                        status: error.status, reason: error.reason, raw: Data(parser.bufferedBytes))
+                )
+                let response = LoopbackServer.Response.text(error.reason + "\n", status: error.status)
+                _ = write(response, method: "GET", keepAlive: false)
+                return
+            }
+            if parser.isAwaitingContinue, !sentContinue {
+                sentContinue = true
+                guard writeAll(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+            }
+            guard case .ready = Socket.wait(for: fd, wakeFD: core.wakeReadFD) else { return }
+            do {
+                guard let count = try Socket.receive(fd, into: &readBuffer) else { continue }
+                guard count > 0 else { return }
+                parser.append(readBuffer[0..<count])
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Records the request, runs its handler and writes the answer; false when the connection must end.
+    private func respond(to parsed: HTTPRequestParser.Parsed) -> Bool {
+        var request = LoopbackServer.Request(
+            method: parsed.method,
+            target: parsed.target,
+            version: parsed.version,
+            headers: parsed.headers,
+            body: Data(parsed.body),
+            raw: Data(parsed.raw),
+            connectionID: id
+        )
+        let route = core.handler(method: request.method, path: request.path)
+        request.pathParameters = route?.1 ?? [:]
+        core.record(request)
+        let response: LoopbackServer.Response
+        if let handler = route?.0 {
+            do {
+                response = try handler(request)
+            } catch {
+                response = .text("handler failed: \(error)\n", status: 500)
+            }
+        } else {
+            response = .text("no route for \(request.method) \(request.path)\n", status: 404)
+        }
+        return write(response, method: request.method, keepAlive: parsed.keepAlive)
+    }
+
+    /// Writes a response, applying its faults; false when the connection must end afterwards.
+    private func write(_ response: LoopbackServer.Response, method: String, keepAlive: Bool) -> Bool {
+        let faults = response.faults
+        if faults.headDelay > 0, !pause(for: faults.headDelay) { return false }
+        let plan = ResponsePlan(response: response, method: method, keepAlive: keepAlive)
+        guard writeAll(plan.head) else { return false }
+        if let endless = faults.endless {
+            return streamForever(endless.chunk, every: endless.interval)
+        }
+        for segment in plan.segments {
+            if segment.pauseBefore > 0, !pause(for: segment.pauseBefore) { return false }
+            guard writeAll(plan.encode(segment.bytes)) else { return false }
+        }
+        if plan.closesEarly { return false }
+        guard writeAll(plan.trailer) else { return false }
+        return plan.keepsConnection
+    }
+
+    private func streamForever(_ chunk: Data, every interval: TimeInterval) -> Bool {
+        let framed = Array("\(String(chunk.count, radix: 16))\r\n".utf8) + Array(chunk) + [13, 10]
+        while true {
+            guard writeAll(framed) else { return false }
+            if interval > 0, !pause(for: interval) { return false }
+        }
+    }
+
+    /// Waits `seconds` unless the server stops first; false when it stopped.
+    private func pause(for seconds: TimeInterval) -> Bool {
+        if case .timedOut = Socket.wait(for: -1, wakeFD: core.wakeReadFD, timeout: seconds) { return true }
+        return false
+    }
+
+    /// Writes every byte unless the peer goes away or the server stops.
+    private func writeAll(_ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { try Socket.send(fd, UnsafeRawBufferPointer(rebasing: buffer[sent...])) }
+            }
+            switch result {
+            case .success(let count?):
+                sent += count
+            case .success(nil):
+                guard case .ready = Socket.wait(for: fd, writable: true, wakeFD: core.wakeReadFD) else {
+                    return false
+                }
+            case .failure:
+                return false
+            }
+        }
+        return true
+    }
+}

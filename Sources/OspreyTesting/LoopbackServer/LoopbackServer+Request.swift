@@ -1,0 +1,65 @@
+import Foundation
+
+extension LoopbackServer {
+    /// A request exactly as the loopback server received it.
+    public struct Request: Sendable {
+        /// The method token from the request line.
+        public let method: String
+        /// The request target from the request line, still percent-encoded (`/a%20b?x=1`).
+        public let target: String
+        /// The protocol version from the request line (`HTTP/1.1`).
+        public let version: String
+        /// Every header line, in the order and case received.
+        public let headers: [HeaderField]
+        /// The body after removing any chunked framing.
+        public let body: Data
+        /// Every byte of the request as it came off the socket: head, framing and body.
+        public let raw: Data
+        /// Identifies the TCP connection it arrived on; equal ids mean the connection was reused.
+        public let connectionID: Int
+        /// Values captured by `:name` segments of the matched route, percent-decoded.
+        public internal(set) var pathParameters: [String: String] = [:]
+
+        /// The target's path, still percent-encoded.
+        public var path: String {
+            String(target.prefix { $0 != "?" && $0 != "#" })
+        }
+
+        /// The target's query string without the `?`, still percent-encoded; nil without a `?`.
+        public var query: String? {
+            guard let mark = target.firstIndex(of: "?") else { return nil }
+            return String(target[target.index(after: mark)...].prefix { $0 != "#" })
+        }
+
+        /// The query as decoded name/value pairs, in order. `+` stays `+` (RFC 3986, not HTML forms).
+        public var queryItems: [URLQueryItem] {
+            guard let query, !query.isEmpty else { return [] }
+            return query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+                let value =
+                    parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil
+                return URLQueryItem(name: name, value: value)
+            }
+        }
+
+        /// The body decoded as UTF-8 (invalid sequences replaced).
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+        /// The first value of a header, compared case-insensitively.
+        public func value(forHeader name: String) -> String? { headers.firstValue(named: name) }
+
+        /// Every value of a header, in order, compared case-insensitively.
+        public func values(forHeader name: String) -> [String] { headers.allValues(named: name) }
+    }
+
+    /// Bytes that were refused as a malformed request, and the status the server answered.
+    public struct Rejection: Sendable {
+        /// The status sent back (400, 413, 431, 501 or 505).
+        public let status: Int
+        /// Why the bytes were refused.
+        public let reason: String
+        /// The bytes received on that connection before it was refused.
+        public let raw: Data
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Thin wrappers over the POSIX socket calls the loopback server and the raw client need.
+///
+/// Everything here is non-blocking: waiting happens in `poll`, always together with the server's
+/// wake-up pipe, so that `stop()` can interrupt any wait at once.
+enum Socket {
+    /// An error from a socket call, with the call's name and `errno`.
+    struct Failure: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+
+        var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
+    }
+
+    #if canImport(Darwin)
+        private static let streamType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+    #else
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #endif
+
+    /// Opens a listening TCP socket on 127.0.0.1 and an ephemeral port; returns the fd and port.
+    static func listenOnLoopback(backlog: Int32 = 256) throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+        do {
+            try prepare(fd)
+            var reuse: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+            var address = loopbackAddress(port: 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw Failure(call: "bind", code: errno) }
+            guard listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            guard named == 0 else { throw Failure(call: "getsockname", code: errno) }
+            return (fd, UInt16(bigEndian: address.sin_port))
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Connects to 127.0.0.1:`port` (blocking connect, then switched to non-blocking mode).
+    static func connectToLoopback(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+        var address = loopbackAddress(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(call: "connect", code: code)
+        }
+        do {
+            try prepare(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Accepts one pending connection, or returns nil when none is waiting.
+    static func accept(from listener: Int32) throws -> Int32? {
+        let fd = Foundation.accept(listener, nil, nil)
+        guard fd >= 0 else {
+            let code = errno
+            if code == EAGAIN || code == EWOULDBLOCK || code == EINTR || code == ECONNABORTED {
+                return nil
+            }
+            throw Failure(call: "accept", code: code)
+        }
+        do {
+            try prepare(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Marks a descriptor close-on-exec and non-blocking, and keeps writes from raising SIGPIPE.
+    static func prepare(_ fd: Int32) throws {
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { throw Failure(call: "fcntl", code: errno) }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw Failure(call: "fcntl", code: errno)
+        }
+        #if canImport(Darwin)
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// The outcome of waiting on a descriptor.
+    enum Readiness {
+        case ready
+        case timedOut
+        case woken
+    }
+
+    /// Waits until `fd` is readable (or writable), the timeout passes, or `wakeFD` becomes readable.
+    /// A negative timeout waits forever; `fd` may be -1 to wait on the wake-up descriptor alone.
+    static func wait(
+        for fd: Int32,
+        writable: Bool = false,
+        wakeFD: Int32,
+        timeout: TimeInterval = -1
+    ) -> Readiness {
+        let deadline = timeout < 0 ? nil : Date().addingTimeInterval(timeout)
+        var descriptors = [
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fd, events: Int16(writable ? POLLOUT : POLLIN), revents: 0),
+        ]
+        while true {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let remaining = deadline.timeIntervalSinceNow
+                if remaining <= 0 { return .timedOut }
+                milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
+            }
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
+            let count = poll(&descriptors, fd < 0 ? 1 : 2, milliseconds)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .woken
+            }
+            if descriptors[0].revents != 0 { return .woken }
+            if count > 0 { return .ready }
+        }
+    }
+
+    /// Reads what is available into `buffer`; returns the count, 0 at end of stream, nil if none yet.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws -> Int? {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count >= 0 { return count }
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return nil }
+        throw Failure(call: "recv", code: code)
+    }
+
+    /// Sends as much of `bytes` as the socket takes now; returns the count, nil if it takes none.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int? {
+        let count = Foundation.send(fd, bytes.baseAddress, bytes.count, sendFlags)
+        if count >= 0 { return count }
+        let code = errno
+        if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return nil }
+        throw Failure(call: "send", code: code)
+    }
+
+    /// Creates a pipe whose read end becomes readable when anything is written to the write end.
+    static func makeWakePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw Failure(call: "pipe", code: errno) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        return address
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A value guarded by a mutex, reachable only inside `withLock`.
+///
+/// It is the package's one lock abstraction: `Synchronization.Mutex` would need macOS 15 / iOS 18,
+/// above the package's platform floors. Callers must never run user code inside `withLock`.
+package final class Locked<State>: @unchecked Sendable {
+    // @unchecked: `state` is only read or written while `mutex` is held.
+    private var state: State
+    private let mutex: UnsafeMutablePointer<PlatformMutex>
+
+    /// Creates a lock around an initial state.
+    package init(_ initialState: State) {
+        state = initialState
+        mutex = UnsafeMutablePointer<PlatformMutex>.allocate(capacity: 1)
+        PlatformMutex.initialize(mutex)
+    }
+
+    deinit {
+        PlatformMutex.destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the state and returns its result.
+    @inline(__always)
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        PlatformMutex.lock(mutex)
+        defer { PlatformMutex.unlock(mutex) }
+        return try body(&state)
+    }
+}
+
+#if canImport(Darwin)
+    package typealias PlatformMutex = os_unfair_lock
+
+    extension os_unfair_lock {
+        @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+            mutex.initialize(to: os_unfair_lock())
+        }
+        @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+            mutex.deinitialize(count: 1)
+        }
+        @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+            os_unfair_lock_lock(mutex)
+        }
+        @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+            os_unfair_lock_unlock(mutex)
+        }
+    }
+#else
+    package typealias PlatformMutex = pthread_mutex_t
+
+    extension pthread_mutex_t {
+        @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+            mutex.initialize(to: pthread_mutex_t())
+            let result = pthread_mutex_init(mutex, nil)
+            precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        }
+        @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+        }
+        @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+            pthread_mutex_lock(mutex)
+        }
+        @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+            pthread_mutex_unlock(mutex)
+        }
+    }
+#endif
