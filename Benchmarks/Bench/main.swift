@@ -1,1 +1,21 @@
-print("osprey-bench: placeholder")
+import Foundation
+
+// osprey-bench: `swift run -c release osprey-bench` measures; `--quick` runs every workload at
+// 1/100 size once, checking the exactly-once bookkeeping without measuring anything (CI);
+// `--only W1` runs one workload (for profiling).
+
+let quick = CommandLine.arguments.contains("--quick")
+let measurement = Measurement(repetitions: quick ? 1 : 5)
+let scale = quick ? 100 : 1
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+}
+
+print("osprey-bench\(quick ? " --quick (smoke run: sizes / 100, times meaningless)" : "")")
+print("Each line: the workload's median over \(measurement.repetitions) runs and its ratio to a baseline")
+print("measured in this same run.\n")
+
+print("Promises")
+for comparison in PromiseWorkloads(scale: scale, measurement: measurement, only: only).run() {
+    print("  " + comparison.report())
+}

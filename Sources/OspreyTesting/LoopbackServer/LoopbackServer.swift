@@ -128,6 +128,9 @@ public final class LoopbackServer: Sendable {
         core.state.wait(timeout: timeout) { $0.openConnections == 0 }
     }
 
+    /// The descriptors the server holds open right now, for its own leak tests.
+    var openDescriptors: [Int32] { core.openDescriptors }
+
     /// Stops accepting, ends every connection (interrupting delays and endless bodies), waits for
     /// the server's threads to finish and closes its descriptors. Calling it again does nothing.
     public func stop() {
@@ -143,6 +146,7 @@ final class ServerCore: Sendable {
         var rejections: [LoopbackServer.Rejection] = []
         var acceptedConnections = 0
         var openConnections = 0
+        var connectionDescriptors: Set<Int32> = []
         var isStopped = false
         var threadCount = 0
         var runningThreads: [Int: JoinableThread] = [:]
@@ -234,6 +238,20 @@ final class ServerCore: Sendable {
         state.withLock { $0.routes.match(method: method, path: path) }
     }
 
+    private func connectionEnded(_ fd: Int32) {
+        state.withLock { state in
+            state.openConnections -= 1
+            state.connectionDescriptors.remove(fd)
+        }
+    }
+
+    /// The descriptors open right now: listener, wake pipe, connections (none once stopped).
+    var openDescriptors: [Int32] {
+        state.withLock { state in
+            state.isStopped ? [] : [listenerFD, wakeReadFD, wakeWriteFD] + state.connectionDescriptors
+        }
+    }
+
     private func acceptLoop() {
         while case .ready = Socket.wait(for: listenerFD, wakeFD: wakeReadFD) {
             do {
@@ -241,15 +259,16 @@ final class ServerCore: Sendable {
                     let id = state.withLock { state in
                         state.acceptedConnections += 1
                         state.openConnections += 1
+                        state.connectionDescriptors.insert(fd)
                         return state.acceptedConnections
                     }
                     let started = spawn(named: "lb\(port).\(id)") { core in
                         LoopbackConnection(fd: fd, id: id, core: core).serve()
-                        core.state.withLock { $0.openConnections -= 1 }
+                        core.connectionEnded(fd)
                     }
                     if !started {
                         close(fd)
-                        state.withLock { $0.openConnections -= 1 }
+                        connectionEnded(fd)
                     }
                 }
             } catch {

@@ -37,39 +37,39 @@ package final class Locked<State>: @unchecked Sendable {
 }
 
 #if canImport(Darwin)
-    package typealias PlatformMutex = os_unfair_lock
+    @usableFromInline package typealias PlatformMutex = os_unfair_lock
 
     extension os_unfair_lock {
-        @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+        @inlinable @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             mutex.initialize(to: os_unfair_lock())
         }
-        @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+        @inlinable @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             mutex.deinitialize(count: 1)
         }
-        @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+        @inlinable @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             os_unfair_lock_lock(mutex)
         }
-        @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
+        @inlinable @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             os_unfair_lock_unlock(mutex)
         }
     }
 #else
-    package typealias PlatformMutex = pthread_mutex_t
+    @usableFromInline package typealias PlatformMutex = pthread_mutex_t
 
     extension pthread_mutex_t {
-        @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        @inlinable @inline(__always) static func initialize(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             mutex.initialize(to: pthread_mutex_t())
             let result = pthread_mutex_init(mutex, nil)
             precondition(result == 0, "pthread_mutex_init failed: \(result)")
         }
-        @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        @inlinable @inline(__always) static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             pthread_mutex_destroy(mutex)
             mutex.deinitialize(count: 1)
         }
-        @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        @inlinable @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             pthread_mutex_lock(mutex)
         }
-        @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        @inlinable @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             pthread_mutex_unlock(mutex)
         }
     }

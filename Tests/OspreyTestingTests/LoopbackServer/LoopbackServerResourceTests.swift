@@ -1,39 +1,46 @@
 import Foundation
-import OspreyTesting
 import Testing
+
+@testable import OspreyTesting
 
 @Suite("Loopback server: no leaked descriptors or threads", .serialized)
 struct LoopbackServerResourceTests {
-    /// Open descriptors of this process.
-    private static func openDescriptorCount() throws -> Int {
-        #if os(Linux)
-            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #else
-            try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
-        #endif
-    }
-
-    @Test("200 start/stop cycles with a connection each leave the descriptor count unchanged")
-    func descriptorsAreReleased() throws {
-        let cycles = 200
-        func cycle() throws {
-            let server = try LoopbackServer()
-            server.route("/") { _ in .text("ok") }
-            let connection = try RawConnection(port: server.port)
-            try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try connection.readResponse()
-            server.stop()
-            connection.close()
+    #if os(Linux)
+        /// What a descriptor of this process refers to (`socket:[inode]`, `pipe:[inode]`), which
+        /// stays unique while it is open: unlike descriptor numbers, never reused by other tests
+        /// running in parallel.
+        private static func identity(of fd: Int32) -> String? {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
         }
-        try cycle()  // warm-up: first-use allocations of Foundation and the test runner
-        let before = try Self.openDescriptorCount()
-        for _ in 0..<cycles { try cycle() }
-        let after = try Self.openDescriptorCount()
-        // Each cycle opens four descriptors in the server (listener, two pipe ends, the accepted
-        // socket). Other suites run in parallel and may hold a few sockets at the moment of
-        // either count, so allow a small margin far below one descriptor per cycle.
-        #expect(after - before < cycles / 10, "before: \(before), after: \(after)")
-    }
+
+        private static func openIdentities() throws -> Set<String> {
+            Set(
+                try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }
+                    .compactMap(identity))
+        }
+
+        @Test("200 start/stop cycles close every descriptor the server opened")
+        func descriptorsAreReleased() throws {
+            var used: Set<String> = []
+            for _ in 0..<200 {
+                let server = try LoopbackServer()
+                server.route("/") { _ in .text("ok") }
+                let connection = try RawConnection(port: server.port)
+                try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try connection.readResponse()
+                // Listener, both ends of the wake pipe, and the accepted connection.
+                let descriptors = server.openDescriptors
+                #expect(descriptors.count == 4)
+                used.formUnion(descriptors.compactMap(Self.identity))
+                server.stop()
+                #expect(server.openDescriptors.isEmpty)
+                connection.close()
+            }
+            // Three identities a cycle: both ends of a pipe share one.
+            #expect(used.count == 600)
+            #expect(used.isDisjoint(with: try Self.openIdentities()))
+        }
+    #endif
 
     #if os(Linux)
         @Test("stop() joins the server's threads")

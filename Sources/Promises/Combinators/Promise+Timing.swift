@@ -1,0 +1,54 @@
+import Dispatch
+
+extension Promise {
+    /// A promise with this one's outcome, or rejected with ``PromiseError/timedOut`` if it has not
+    /// settled within `seconds`; this promise is then asked to cancel.
+    /// - Parameter seconds: The time limit, measured from now.
+    /// - Returns: A promise that settles within the limit.
+    public func timeout(_ seconds: Double) -> Promise<Value> {
+        let upstream = core
+        let limited: Promise<Value> = derive { derived in
+            { outcome in derived.settleSoon(outcome) }
+        }
+        let limitedCore = limited.core
+        core.defaultQueue.asyncAfter(deadline: .now() + max(0, seconds)) {
+            if limitedCore.settle(.rejected(PromiseError.timedOut)) {
+                upstream.requestCancel()
+            }
+        }
+        return limited
+    }
+
+    /// A promise with this one's outcome, settled `seconds` after this one settles.
+    /// Cancellation is passed on at once.
+    /// - Parameter seconds: The delay.
+    /// - Returns: The delayed promise.
+    public func delay(_ seconds: Double) -> Promise<Value> {
+        derive { derived in
+            { outcome in
+                if case .cancelled = outcome { return derived.settleSoon(outcome) }
+                derived.defaultQueue.asyncAfter(deadline: .now() + max(0, seconds)) {
+                    derived.settle(outcome, fromUpstream: true)
+                }
+            }
+        }
+    }
+
+    /// A promise fulfilled with `value` after `seconds`; cancelling it stops the wait.
+    /// - Parameters:
+    ///   - seconds: The delay.
+    ///   - value: The value to deliver.
+    ///   - queue: The default queue of the returned promise.
+    /// - Returns: The delayed promise.
+    public static func after(
+        _ seconds: Double,
+        value: Value,
+        defaultQueue queue: DispatchQueue? = nil
+    ) -> Promise<Value> {
+        let (promise, resolver) = pending(defaultQueue: queue)
+        promise.defaultQueue.asyncAfter(deadline: .now() + max(0, seconds)) {
+            resolver.fulfill(value)
+        }
+        return promise
+    }
+}

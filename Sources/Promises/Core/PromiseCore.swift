@@ -1,0 +1,238 @@
+import Dispatch
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The shared state behind `Promise` and `Resolver`, in one allocation: a non-generic
+/// `PromiseLock` (the mutex, a settled flag, the default queue) and the generic `PromiseHeader`
+/// (the state machine), both tail-allocated so that the mutex has a stable address.
+///
+/// Keeping the lock part non-generic matters for speed: deinitialisers and the resolver's
+/// "released while pending?" check run as unspecialised generic code, where every use of a
+/// generic layout costs a runtime metadata lookup; the lock part has a fixed layout.
+///
+/// States: pending → draining → settled. *Draining* means settled, with the callbacks taken at
+/// settlement still being handed out; callbacks registered meanwhile are queued behind them, so
+/// that callbacks always start in registration order.
+///
+/// Callbacks are internal glue: they run on the thread that settles (or registers late), never
+/// under the mutex, and hand user code to a queue themselves.
+///
+/// Sendable without `@unchecked`: the class declares no stored properties. Its state lives in
+/// the tail allocation and is reached only under the mutex (`withLock`), apart from the
+/// immutable default queue, which is what makes sharing it across threads safe.
+@usableFromInline
+final class PromiseCore<Value: Sendable>: UpstreamPromise {
+    @usableFromInline typealias Callback = PromiseHeader<Value>.Callback
+    @usableFromInline typealias State = PromiseHeader<Value>.State
+    @usableFromInline typealias Header = PromiseHeader<Value>
+    @usableFromInline typealias Storage = ManagedBufferPointer<PromiseLock, Header>
+
+    @inlinable
+    var storage: Storage { Storage(unsafeBufferObject: self) }
+
+    /// The same allocation seen with a dummy element type: reaches the lock part without naming
+    /// the generic header, so unspecialised code needs no metadata lookup for it. Valid because
+    /// the header's offset in a managed buffer depends only on the header type.
+    @inlinable
+    var lockStorage: ManagedBufferPointer<PromiseLock, UInt8> {
+        ManagedBufferPointer(unsafeBufferObject: self)
+    }
+
+    @inlinable
+    static func make(
+        _ state: State,
+        defaultQueue: DispatchQueue,
+        upstream: (any UpstreamPromise)? = nil
+    ) -> PromiseCore<Value> {
+        let storage = Storage(bufferClass: PromiseCore<Value>.self, minimumCapacity: 1) { _, _ in
+            let isSettled: Bool
+            if case .pending = state { isSettled = false } else { isSettled = true }
+            return PromiseLock(defaultQueue: defaultQueue, isSettled: isSettled, headerType: Header.self)
+        }
+        storage.withUnsafeMutablePointers { lock, header in
+            PlatformMutex.initialize(PromiseLock.mutex(in: lock))
+            header.initialize(to: Header(state: state, upstream: upstream))
+            lock.pointee.headerOffset = UnsafeRawPointer(header) - UnsafeRawPointer(lock)
+        }
+        return unsafeDowncast(storage.buffer, to: PromiseCore<Value>.self)
+    }
+
+    deinit {
+        lockStorage.withUnsafeMutablePointerToHeader { lock in
+            lock.pointee.headerType.deinitialize(
+                at: UnsafeMutableRawPointer(lock) + lock.pointee.headerOffset)
+            PlatformMutex.destroy(PromiseLock.mutex(in: lock))
+            _ = lock.deinitialize(count: 1)
+        }
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout Header) -> Result) -> Result {
+        storage.withUnsafeMutablePointers { lock, header in
+            let mutex = PromiseLock.mutex(in: lock)
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
+            return body(&header.pointee)
+        }
+    }
+
+    /// Immutable after creation, so read without the lock.
+    @inlinable
+    var defaultQueue: DispatchQueue {
+        lockStorage.withUnsafeMutablePointerToHeader { $0.pointee.defaultQueue }
+    }
+
+    /// Whether the promise has left the pending state: a check that needs no generic metadata,
+    /// for unspecialised callers such as `Resolver.deinit`.
+    @usableFromInline
+    var isSettled: Bool {
+        lockStorage.withUnsafeMutablePointerToHeader { lock in
+            let mutex = PromiseLock.mutex(in: lock)
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
+            return lock.pointee.isSettled
+        }
+    }
+
+    /// Marks the promise settled in the lock part; call with the mutex held.
+    @inlinable
+    func markSettled() {
+        lockStorage.withUnsafeMutablePointerToHeader { $0.pointee.isSettled = true }
+    }
+
+    /// The outcome once settled (or draining), nil while pending.
+    @inlinable
+    var outcome: Outcome<Value>? {
+        withLock { header in
+            switch header.state {
+            case .pending: nil
+            case .draining(let outcome), .settled(let outcome): outcome
+            }
+        }
+    }
+
+    /// Settles the promise unless it already is; returns whether this call settled it.
+    /// - Parameter fromUpstream: The outcome came from the promise this one waits on, so a
+    ///   cancellation need not be reported back to it.
+    @inlinable
+    @discardableResult
+    func settle(_ outcome: Outcome<Value>, fromUpstream: Bool = false) -> Bool {
+        typealias Taken = (Callback?, [Callback], [@Sendable () -> Void], (any UpstreamPromise)?)
+        let taken = withLock { header -> Taken? in
+            guard case .pending = header.state else { return nil }
+            header.state = .draining(outcome)
+            markSettled()
+            defer {
+                header.firstCallback = nil
+                header.moreCallbacks = []
+                header.cancelHooks = []
+                header.upstream = nil
+            }
+            return (header.firstCallback, header.moreCallbacks, header.cancelHooks, header.upstream)
+        }
+        guard let (first, more, cancelHooks, upstream) = taken else { return false }
+        if case .cancelled = outcome {
+            for hook in cancelHooks { hook() }
+            // Asynchronously, so that cancelling the tail of a long chain cannot overflow the stack.
+            if let upstream, !fromUpstream { upstream.defaultQueue.async { upstream.requestCancel() } }
+        }
+        first?(outcome)
+        for callback in more { callback(outcome) }
+        // Hand out callbacks that arrived while draining, then settle for good.
+        while let late = withLock({ header -> [Callback]? in
+            guard header.firstCallback != nil || !header.moreCallbacks.isEmpty else {
+                header.state = .settled(outcome)
+                return nil
+            }
+            defer {
+                header.firstCallback = nil
+                header.moreCallbacks = []
+            }
+            return (header.firstCallback.map { [$0] } ?? []) + header.moreCallbacks
+        }) {
+            for callback in late { callback(outcome) }
+        }
+        return true
+    }
+
+    /// Registers a callback; runs it at once (on this thread, outside the lock) when settled.
+    /// `observing` counts the registration as an observer that may later request cancellation.
+    @inlinable
+    func register(observing: Bool, _ callback: @escaping Callback) {
+        let settledOutcome = withLock { header -> Outcome<Value>? in
+            if observing { header.observers += 1 }
+            switch header.state {
+            case .settled(let outcome):
+                return outcome
+            case .pending, .draining:
+                if header.firstCallback == nil, header.moreCallbacks.isEmpty {
+                    header.firstCallback = callback
+                } else {
+                    header.moreCallbacks.append(callback)
+                }
+                return nil
+            }
+        }
+        if let settledOutcome { callback(settledOutcome) }
+    }
+
+    /// Adds a hook run when the promise is cancelled; runs it at once if it already was.
+    @inlinable
+    func addCancelHook(_ hook: @escaping @Sendable () -> Void) {
+        let runNow = withLock { header -> Bool in
+            switch header.state {
+            case .pending:
+                header.cancelHooks.append(hook)
+                return false
+            case .draining(.cancelled), .settled(.cancelled):
+                return true
+            case .draining, .settled:
+                return false
+            }
+        }
+        if runNow { hook() }
+    }
+
+    /// One observer no longer needs the result; cancels when every observer has said so.
+    @inlinable
+    func requestCancel() {
+        let everyoneAgrees = withLock { header -> Bool in
+            guard case .pending = header.state else { return false }
+            header.cancelRequests += 1
+            return header.cancelRequests >= header.observers
+        }
+        if everyoneAgrees { settle(.cancelled) }
+    }
+
+    /// Settles on the default queue rather than on this thread: used when one promise settles
+    /// another without user code in between, so that long chains cannot recurse deeply.
+    @inlinable
+    func settleSoon(_ outcome: Outcome<Value>) {
+        defaultQueue.async { self.settle(outcome, fromUpstream: true) }
+    }
+
+    /// Makes this promise wait for `upstream` and take its outcome; cancelling this promise asks
+    /// `upstream` to cancel.
+    @inlinable
+    func follow(_ upstream: PromiseCore<Value>) {
+        let alreadyCancelled = withLock { header -> Bool in
+            guard case .pending = header.state else { return true }
+            header.upstream = upstream
+            return false
+        }
+        upstream.register(observing: true) { outcome in self.settleSoon(outcome) }
+        if alreadyCancelled { upstream.requestCancel() }
+    }
+
+    /// A pending promise that takes its cancellation from this one and passes it back upstream.
+    @inlinable
+    func makeDerived<Other>(_ type: Other.Type = Other.self) -> PromiseCore<Other> {
+        PromiseCore<Other>.make(.pending, defaultQueue: defaultQueue, upstream: self)
+    }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+
+extension Promise {
+    /// Runs `handler` on `queue` when the promise is fulfilled.
+    /// - Parameters:
+    ///   - queue: Where `handler` runs; the promise's default queue when nil.
+    ///   - handler: Receives the value.
+    /// - Returns: A promise with the same outcome, settled after `handler` ran.
+    @inlinable
+    @discardableResult
+    public func onSuccess(
+        in queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable (Value) -> Void
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                guard case .fulfilled(let value) = outcome else { return derived.settleSoon(outcome) }
+                queue.async {
+                    handler(value)
+                    derived.settle(outcome, fromUpstream: true)
+                }
+            }
+        }
+    }
+
+    /// Runs `handler` on `queue` when the promise is rejected (and, if asked, when cancelled,
+    /// with `CancellationError`).
+    /// - Parameters:
+    ///   - queue: Where `handler` runs; the promise's default queue when nil.
+    ///   - includingCancellation: Also run for cancellation. Off by default: a cancelled request
+    ///     is usually not an error to show.
+    ///   - handler: Receives the error.
+    /// - Returns: A promise with the same outcome, settled after `handler` ran.
+    @inlinable
+    @discardableResult
+    public func onError(
+        in queue: DispatchQueue? = nil,
+        includingCancellation: Bool = false,
+        _ handler: @escaping @Sendable (any Error) -> Void
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                switch outcome {
+                case .rejected(let error):
+                    derived.settle(outcome, after: { handler(error) }, on: queue)
+                case .cancelled where includingCancellation:
+                    derived.settle(outcome, after: { handler(CancellationError()) }, on: queue)
+                case .fulfilled, .cancelled:
+                    derived.settleSoon(outcome)
+                }
+            }
+        }
+    }
+
+    /// Runs `handler` on `queue` when the promise is cancelled.
+    /// - Parameters:
+    ///   - queue: Where `handler` runs; the promise's default queue when nil.
+    ///   - handler: Runs once on cancellation.
+    /// - Returns: A promise with the same outcome, settled after `handler` ran.
+    @inlinable
+    @discardableResult
+    public func onCancel(
+        in queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable () -> Void
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                guard case .cancelled = outcome else { return derived.settleSoon(outcome) }
+                derived.settle(outcome, after: handler, on: queue)
+            }
+        }
+    }
+
+    /// Runs `handler` on `queue` once the promise settles, whatever the outcome.
+    /// - Parameters:
+    ///   - queue: Where `handler` runs; the promise's default queue when nil.
+    ///   - handler: Runs once.
+    /// - Returns: A promise with the same outcome, settled after `handler` ran.
+    @inlinable
+    @discardableResult
+    public func finally(
+        in queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable () -> Void
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in derived.settle(outcome, after: handler, on: queue) }
+        }
+    }
+
+    /// Runs `handler` on `queue` with the result once the promise settles (cancellation as
+    /// `CancellationError`).
+    /// - Parameters:
+    ///   - queue: Where `handler` runs; the promise's default queue when nil.
+    ///   - handler: Receives the result.
+    /// - Returns: A promise with the same outcome, settled after `handler` ran.
+    @inlinable
+    @discardableResult
+    public func onResult(
+        in queue: DispatchQueue? = nil,
+        _ handler: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in derived.settle(outcome, after: { handler(outcome.result) }, on: queue) }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Dispatch
+
+extension Promise {
+    /// Turns a rejection into a value: `recovery` runs on `queue` with the error, and the
+    /// returned promise is fulfilled with its result (or rejected with what it throws).
+    /// Fulfilment and cancellation pass through.
+    /// - Parameters:
+    ///   - queue: Where `recovery` runs; the promise's default queue when nil.
+    ///   - recovery: Makes a value from the error, or throws.
+    /// - Returns: A promise that is fulfilled unless `recovery` throws.
+    @inlinable
+    @_disfavoredOverload
+    public func recover(
+        in queue: DispatchQueue? = nil,
+        _ recovery: @escaping @Sendable (any Error) throws -> Value
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
+                queue.async {
+                    do {
+                        derived.settle(.fulfilled(try recovery(error)))
+                    } catch {
+                        derived.settle(.rejected(error))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Turns a rejection into another asynchronous attempt: the returned promise follows the
+    /// promise `recovery` returns. Fulfilment and cancellation pass through.
+    /// - Parameters:
+    ///   - queue: Where `recovery` runs; the promise's default queue when nil.
+    ///   - recovery: Starts the fallback from the error, or throws.
+    /// - Returns: A promise with the fallback's outcome when this one is rejected.
+    @inlinable
+    public func recover(
+        in queue: DispatchQueue? = nil,
+        _ recovery: @escaping @Sendable (any Error) throws -> Promise<Value>
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
+                queue.async {
+                    do {
+                        derived.follow(try recovery(error).core)
+                    } catch {
+                        derived.settle(.rejected(error))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replaces a rejection's error: `transform` runs on `queue` with it.
+    /// - Parameters:
+    ///   - queue: Where `transform` runs; the promise's default queue when nil.
+    ///   - transform: Makes the new error.
+    /// - Returns: A promise with the same value or the transformed error.
+    @inlinable
+    public func mapError(
+        in queue: DispatchQueue? = nil,
+        _ transform: @escaping @Sendable (any Error) -> any Error
+    ) -> Promise<Value> {
+        let queue = queue ?? core.defaultQueue
+        return derive { derived in
+            { outcome in
+                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
+                queue.async { derived.settle(.rejected(transform(error))) }
+            }
+        }
+    }
+}

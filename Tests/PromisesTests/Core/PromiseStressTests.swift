@@ -1,0 +1,73 @@
+import Dispatch
+import Testing
+
+@testable import Promises
+
+@Suite("Stress: exactly once under races, long chains without stack overflow")
+struct PromiseStressTests {
+    @Test("100,000 promises raced by fulfil, reject and cancel from 2 threads: each handler runs once")
+    func racingSettlement() async {
+        let count = 100_000
+        let pairs = (0..<count).map { _ in Promise<Int>.pending() }
+        let handlerRuns = Counter()
+        let fulfilled = Counter()
+        let observed = pairs.map { pair in
+            pair.promise
+                .onSuccess { _ in fulfilled.increment() }
+                .onResult { _ in handlerRuns.increment() }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for (index, pair) in pairs.enumerated() {
+                switch (index + thread) % 3 {
+                case 0: pair.resolver.fulfill(index)
+                case 1: pair.resolver.reject(TestError())
+                default: pair.promise.cancel()
+                }
+            }
+        }
+        let results = await Promise.allSettled(observed).result
+        #expect((try? results.get().count) == count)
+        #expect(handlerRuns.value == count)
+        #expect(fulfilled.value <= count)
+    }
+
+    @Test("a chain of 100,000 thens built while pending resolves without overflowing the stack")
+    func longChain() async throws {
+        let (head, resolver) = Promise<Int>.pending()
+        var tail = head
+        for _ in 0..<100_000 { tail = tail.then { $0 + 1 } }
+        resolver.fulfill(0)
+        #expect(try await tail.value == 100_000)
+    }
+
+    @Test("a rejection and a cancellation cross a chain of 100,000 steps")
+    func longChainFailure() async {
+        let (rejectedHead, rejecter) = Promise<Int>.pending()
+        let (cancelledHead, _canceller) = Promise<Int>.pending()
+        var rejectedTail = rejectedHead
+        var cancelledTail = cancelledHead
+        let finallies = Counter()
+        for _ in 0..<100_000 {
+            rejectedTail = rejectedTail.then { $0 + 1 }
+            cancelledTail = cancelledTail.finally { finallies.increment() }
+        }
+        rejecter.reject(TestError(code: 9))
+        cancelledHead.cancel()
+        #expect(await rejectedTail.settledDescription == "rejected(9)")
+        #expect(await cancelledTail.settledDescription == "cancelled")
+        #expect(finallies.value == 100_000)
+        withExtendedLifetime(_canceller) {}
+    }
+
+    @Test("cancelling the tail of a 100,000-step chain reaches the head")
+    func longChainUpwardCancel() async {
+        let (head, resolver) = Promise<Int>.pending()
+        let headCancelled = Promise<Void>.pending()
+        resolver.onCancel { headCancelled.resolver.fulfill(()) }
+        var tail = head
+        for _ in 0..<100_000 { tail = tail.then { $0 } }
+        tail.cancel()
+        _ = await headCancelled.promise.result
+        #expect(head.isCancelled)
+    }
+}
