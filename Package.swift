@@ -31,6 +31,7 @@ let package = Package(
             path: "Benchmarks/Bench"
         ),
         .testTarget(name: "PromisesTests", dependencies: ["Promises"]),
+        .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,15 +1,10 @@
 import Foundation
+import OspreyTesting
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// Where the conformance server listens: set by `Scripts/with-httpbin.sh` (and so by
-/// `Scripts/test.sh` and `.ci/run`).
-enum Httpbin {
-    static let baseURL: URL? = ProcessInfo.processInfo.environment["HTTPBIN_URL"].flatMap(URL.init(string:))
-}
 
 @Suite(
     "httpbin: the conformance server is reachable",

@@ -13,7 +13,7 @@ struct LoopbackServerURLSessionTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("GET", "/items/:id") { .json(#"{"id":"\#($0.pathParameters["id"]!)"}"#) }
-        let session = URLSession.makeEphemeral()
+        let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
 
         let (first, response) = try await session.fetch(URLRequest(url: server.url("/items/1")))
@@ -31,7 +31,7 @@ struct LoopbackServerURLSessionTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("POST", "/echo") { .echo(of: $0).chunked(chunkSize: 7) }
-        let session = URLSession.makeEphemeral()
+        let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
 
         var request = URLRequest(url: server.url("/echo?x=1"))
@@ -54,7 +54,7 @@ struct LoopbackServerURLSessionTests {
         server.route("/short") { _ in
             .text(String(repeating: "x", count: 100)).closingConnection(afterBodyBytes: 50)
         }
-        let session = URLSession.makeEphemeral()
+        let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         await #expect(throws: (any Error).self) {
             try await session.fetch(URLRequest(url: server.url("/short")))

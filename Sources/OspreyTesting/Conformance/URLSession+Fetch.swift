@@ -4,13 +4,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct FetchFailure: Error {
-    var message: String
-}
-
 extension URLSession {
-    /// Sends a request with `dataTask` (not `data(for:)`, which can deadlock on cancel on Linux).
-    func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// Sends `request` and returns the body and response, for tests that use URLSession directly.
+    ///
+    /// Built on `dataTask(with:completionHandler:)` rather than `data(for:)`, whose cancellation
+    /// can deadlock on Linux with Swift 6.3.
+    /// - Throws: The transport error, or `URLError(.badServerResponse)` for a non-HTTP response.
+    public func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             dataTask(with: request) { data, response, error in
                 if let error {
@@ -18,14 +18,9 @@ extension URLSession {
                 } else if let response = response as? HTTPURLResponse {
                     continuation.resume(returning: (data ?? Data(), response))
                 } else {
-                    continuation.resume(throwing: FetchFailure(message: "no HTTP response"))
+                    continuation.resume(throwing: URLError(.badServerResponse))
                 }
             }.resume()
         }
-    }
-
-    /// A fresh ephemeral session, so that tests share no connections or cookies.
-    static func makeEphemeral() -> URLSession {
-        URLSession(configuration: .ephemeral)
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Turns a route and its parameters into a `URLRequest`, refusing anything that should not
+/// reach the wire. Linux's URLSession would send an unvalidated method or header as given
+/// (request splitting, header injection), so every check happens here, before any I/O.
+enum URLRequestFactory {
+    /// The draft after the parameters wrote into it (preprocessing has already run).
+    static func makeDraft(
+        route: Route,
+        parameters: (any RequestParameters)?,
+        headers: HTTPHeaders,
+        encoding: ParameterEncoding
+    ) throws -> RequestDraft {
+        var draft = RequestDraft(
+            method: route.method,
+            url: route.url,
+            headers: headers.merging(parameters?.headers ?? [:]),
+            timeout: parameters?.timeout,
+            encoding: encoding
+        )
+        try parameters?.encode(into: &draft)
+        return draft
+    }
+
+    /// Validates a draft and makes the `URLRequest`.
+    static func makeURLRequest(from draft: RequestDraft, route: Route) throws -> URLRequest {
+        guard draft.method.isValid else {
+            throw APIError.invalidRequest(
+                reason: "method \(draft.method.rawValue.debugDescription) is not a valid token")
+        }
+        let url = try validatedURL(draft.url, baseURL: route.baseURL)
+        if draft.method.forbidsBody, draft.body != nil {
+            throw APIError.invalidRequest(
+                reason: "a \(draft.method) request cannot have a body; send its parameters with URLParameters"
+            )
+        }
+        var headers = draft.headers
+        if draft.method.forbidsBody {
+            headers.remove(name: "Content-Type")
+        } else if draft.body != nil, !headers.contains("Content-Type") {
+            // Linux URLSession would otherwise label any body as a form.
+            headers["Content-Type"] = "application/octet-stream"
+        }
+        try headers.validate()
+
+        var request = URLRequest(url: url)
+        request.httpMethod = draft.method.rawValue
+        for name in headers.names {
+            request.setValue(headers.values(for: name).joined(separator: ", "), forHTTPHeaderField: name)
+        }
+        request.httpBody = draft.body
+        if let timeout = draft.timeout {
+            // URLSession on Linux truncates fractions (0.5 s fires at once): round up here; the
+            // framework enforces the exact limit itself.
+            request.timeoutInterval = max(1, timeout.rounded(.up))
+        }
+        return request
+    }
+
+    private static func validatedURL(_ text: String, baseURL: String?) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            let host = url.host, !host.isEmpty
+        else {
+            throw APIError.invalidRequest(
+                reason: "\(redactedURL(text).debugDescription) is not a valid absolute URL")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw APIError.invalidRequest(
+                reason: "URL scheme \(scheme.debugDescription) is not http or https")
+        }
+        if let baseURL {
+            guard let base = URL(string: baseURL), base.host != nil else {
+                throw APIError.invalidRequest(
+                    reason: "base URL \(redactedURL(baseURL).debugDescription) is not a valid URL")
+            }
+            guard sameOrigin(url, base) else {
+                throw APIError.invalidRequest(
+                    reason:
+                        "\(redactedURL(text).debugDescription) leaves the API's origin \(redactedURL(baseURL))"
+                )
+            }
+        }
+        return url
+    }
+
+    private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
+            && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port
+            ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    }
+
+    /// The URL text without user info and with the query's values hidden, for error messages.
+    static func redactedURL(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return "<unparseable URL>" }
+        if components.user != nil || components.password != nil {
+            components.user = "<redacted>"
+            components.password = nil
+        }
+        if let items = components.queryItems, !items.isEmpty {
+            components.queryItems = items.map {
+                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "…")
+            }
+        }
+        return components.string ?? "<unparseable URL>"
+    }
+}
+
+extension Route {
+    /// The `URLRequest` this route and its parameters make, as an API would send it (without
+    /// running the parameters' ``RequestParameters/preprocess()``).
+    /// - Parameters:
+    ///   - parameters: Query, body and headers.
+    ///   - headers: Headers sent with every request; the parameters' own win.
+    ///   - encoding: How query and form parameters are written.
+    /// - Returns: The request.
+    /// - Throws: ``APIError/invalidRequest(reason:)`` or ``APIError/encodingFailed(reason:underlying:)``.
+    public func makeURLRequest(
+        parameters: (any RequestParameters)? = nil,
+        headers: HTTPHeaders = [:],
+        encoding: ParameterEncoding = ParameterEncoding()
+    ) throws -> URLRequest {
+        let draft = try URLRequestFactory.makeDraft(
+            route: self,
+            parameters: parameters,
+            headers: headers,
+            encoding: encoding
+        )
+        return try URLRequestFactory.makeURLRequest(from: draft, route: self)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Request or response headers: ordered, with case-insensitive names (RFC 9110 §5.1), so
+/// setting `content-type` replaces `Content-Type`.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers["accept"] = "text/plain"          // replaces
+/// headers.add(name: "Cache-Control", value: "no-cache")
+/// headers.setAuthorization(.bearer("token"))
+/// ```
+///
+/// Names must be tokens and values must not contain CR, LF or NUL: Osprey checks before
+/// sending and fails the request with ``APIError/invalidRequest(reason:)`` otherwise.
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence,
+    CustomStringConvertible
+{
+    /// One header line.
+    public struct Field: Sendable, Hashable {
+        /// The name, with the case it was given.
+        public var name: String
+        /// The value.
+        public var value: String
+
+        /// Creates a header line.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field] = []
+
+    /// No headers.
+    public init() {}
+
+    /// Headers from a dictionary (in the dictionary's key order, sorted for determinism).
+    public init(_ dictionary: [String: String]) {
+        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) { self[name] = value }
+    }
+
+    /// Headers from a literal, in the order written.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { self[name] = value }
+    }
+
+    /// The first value for `name` (case-insensitive); setting replaces every value for that name
+    /// (keeping the first one's position), and setting nil removes them.
+    public subscript(name: String) -> String? {
+        get { fields.first { Self.same($0.name, name) }?.value }
+        set {
+            guard let newValue else {
+                remove(name: name)
+                return
+            }
+            if let index = fields.firstIndex(where: { Self.same($0.name, name) }) {
+                fields[index] = Field(name: name, value: newValue)
+                let rest = fields[(index + 1)...].filter { !Self.same($0.name, name) }
+                fields.replaceSubrange((index + 1)..., with: rest)
+            } else {
+                fields.append(Field(name: name, value: newValue))
+            }
+        }
+    }
+
+    /// Adds a value without replacing existing ones (for headers that may repeat).
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every value for `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.same($0.name, name) }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a header called `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.same($0.name, name) }
+    }
+
+    /// These headers with `other`'s values replacing any of the same name.
+    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var merged = self
+        for name in other.names { merged.remove(name: name) }
+        merged.fields += other.fields
+        return merged
+    }
+
+    /// The distinct names, in order of first appearance.
+    public var names: [String] {
+        var seen: Set<String> = []
+        return fields.compactMap { seen.insert($0.name.lowercased()).inserted ? $0.name : nil }
+    }
+
+    /// A dictionary with repeated values joined by `", "`.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for name in names { result[name] = values(for: name).joined(separator: ", ") }
+        return result
+    }
+
+    /// The number of header lines.
+    public var count: Int { fields.count }
+
+    /// Iterates over the header lines in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// `Name: value` lines with credentials redacted (see ``HTTPHeaders/isSensitive(_:)``).
+    public var description: String {
+        fields.map { "\($0.name): \(Self.isSensitive($0.name) ? "<redacted>" : $0.value)" }
+            .joined(separator: "\n")
+    }
+
+    /// Throws ``APIError/invalidRequest(reason:)`` for a name that is not a token or a value
+    /// containing CR, LF, NUL or another control character (horizontal tab aside).
+    public func validate() throws {
+        for field in fields {
+            guard HTTPToken.isValid(field.name) else {
+                throw APIError.invalidRequest(
+                    reason: "header name \(field.name.debugDescription) is not a valid token")
+            }
+            let valid = field.value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+            guard valid else {
+                let shown = Self.isSensitive(field.name) ? "<redacted>" : field.value.debugDescription
+                throw APIError.invalidRequest(
+                    reason:
+                        "header \(field.name) has a value with CR, LF, NUL or another control character: \(shown)"
+                )
+            }
+        }
+    }
+
+    /// Headers whose values are credentials and never appear in descriptions or logs.
+    public static func isSensitive(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["authorization", "proxy-authorization", "cookie", "set-cookie", "authentication"].contains(
+            lowered)
+            || lowered.contains("api-key") || lowered.contains("apikey") || lowered.contains("token")
+            || lowered.contains("secret")
+    }
+
+    private static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.caseInsensitiveCompare(rhs) == .orderedSame
+    }
+}
+
+extension HTTPHeaders {
+    /// Credentials for the `Authorization` header.
+    public enum Authorization: Sendable, Hashable {
+        /// `Basic` with base64 of `username:password` (RFC 7617, UTF-8).
+        case basic(username: String, password: String)
+        /// `Bearer` with a token (RFC 6750).
+        case bearer(String)
+
+        /// The header value.
+        public var headerValue: String {
+            switch self {
+            case .basic(let username, let password):
+                "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+            case .bearer(let token):
+                "Bearer \(token)"
+            }
+        }
+    }
+
+    /// Sets the `Authorization` header from credentials, replacing any other.
+    public mutating func setAuthorization(_ credentials: Authorization) {
+        self["Authorization"] = credentials.headerValue
+    }
+}
