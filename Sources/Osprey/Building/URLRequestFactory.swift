@@ -98,20 +98,7 @@ enum URLRequestFactory {
             ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 
-    /// The URL text without user info and with the query's values hidden, for error messages.
-    static func redactedURL(_ text: String) -> String {
-        guard var components = URLComponents(string: text) else { return "<unparseable URL>" }
-        if components.user != nil || components.password != nil {
-            components.user = "<redacted>"
-            components.password = nil
-        }
-        if let items = components.queryItems, !items.isEmpty {
-            components.queryItems = items.map {
-                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "…")
-            }
-        }
-        return components.string ?? "<unparseable URL>"
-    }
+    static func redactedURL(_ text: String) -> String { Redaction.url(text) }
 }
 
 extension Route {

@@ -109,10 +109,28 @@ struct LoopbackConnection {
         }
     }
 
-    /// Waits `seconds` unless the server stops first; false when it stopped.
+    /// Waits `seconds` unless the server stops or the client hangs up first; false if either
+    /// happened. Watching the client matters: a test that cancels a request during a delay must
+    /// see the connection end.
     private func pause(for seconds: TimeInterval) -> Bool {
-        if case .timedOut = Socket.wait(for: -1, wakeFD: core.wakeReadFD, timeout: seconds) { return true }
-        return false
+        let deadline = Date().addingTimeInterval(seconds)
+        var watchedFD = fd
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return true }
+            switch Socket.wait(for: watchedFD, wakeFD: core.wakeReadFD, timeout: remaining) {
+            case .timedOut:
+                return true
+            case .woken:
+                return false
+            case .ready:
+                switch Socket.peek(fd) {
+                case .closed: return false
+                case .data: watchedFD = -1  // pipelined bytes: leave them for later, stop watching
+                case .nothing: continue
+                }
+            }
+        }
     }
 
     /// Writes every byte unless the peer goes away or the server stops.

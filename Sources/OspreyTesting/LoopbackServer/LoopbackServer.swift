@@ -131,6 +131,30 @@ public final class LoopbackServer: Sendable {
     /// The descriptors the server holds open right now, for its own leak tests.
     var openDescriptors: [Int32] { core.openDescriptors }
 
+    /// Waits, without blocking Swift concurrency's threads, until at least `count` requests have
+    /// arrived (or `timeout` passes).
+    /// - Returns: whether the count was reached.
+    @discardableResult
+    public func waitForRequests(count: Int, timeout: TimeInterval = 10) async -> Bool {
+        await offCooperativePool { self.waitForRequests(count: count, timeout: timeout) as Bool }
+    }
+
+    /// Waits, without blocking Swift concurrency's threads, until no connection is open (or
+    /// `timeout` passes).
+    /// - Returns: whether every connection was closed.
+    @discardableResult
+    public func waitUntilNoOpenConnections(timeout: TimeInterval = 10) async -> Bool {
+        await offCooperativePool { self.waitUntilNoOpenConnections(timeout: timeout) as Bool }
+    }
+
+    /// Runs a blocking wait on a Dispatch thread: blocking one of the few cooperative threads
+    /// would stall every other async test in the process.
+    private func offCooperativePool(_ wait: @escaping @Sendable () -> Bool) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: wait()) }
+        }
+    }
+
     /// Stops accepting, ends every connection (interrupting delays and endless bodies), waits for
     /// the server's threads to finish and closes its descriptors. Calling it again does nothing.
     public func stop() {

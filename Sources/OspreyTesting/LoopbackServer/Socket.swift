@@ -161,6 +161,23 @@ enum Socket {
         throw Failure(call: "recv", code: code)
     }
 
+    /// What a look at a readable socket found, without consuming it.
+    enum Peek {
+        case closed
+        case data
+        case nothing
+    }
+
+    /// Looks at the socket without consuming anything: has the peer closed, or sent bytes?
+    static func peek(_ fd: Int32) -> Peek {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK))
+        if count > 0 { return .data }
+        if count == 0 { return .closed }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .nothing : .closed
+    }
+
     /// Sends as much of `bytes` as the socket takes now; returns the count, nil if it takes none.
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int? {
         let count = Foundation.send(fd, bytes.baseAddress, bytes.count, sendFlags)

@@ -29,6 +29,15 @@ struct LoopbackServerFaultTests {
         }
     }
 
+    @Test("sees a client hang up during a delay")
+    func hangUpDuringDelay() throws {
+        try exchange(.text("late").delayingHead(by: 3600)) { server, connection in
+            #expect(server.waitForRequests(count: 1))
+            connection.close()
+            #expect(server.waitUntilNoOpenConnections())
+        }
+    }
+
     @Test("stalls mid-body, then sends the rest")
     func stalledBody() throws {
         try exchange(.text("0123456789").pausingBody(afterBytes: 4, for: 1)) { _, connection in

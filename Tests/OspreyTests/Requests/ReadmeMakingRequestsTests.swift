@@ -6,7 +6,7 @@ import Testing
 // there (two documented differences: `override func preprocess()`, and subclasses restating
 // `@unchecked Sendable`, which Swift 6 requires). The AbstractAPI snippets run with the pipeline.
 
-struct Product: Codable, Sendable {
+struct Product: Codable, Sendable, Equatable {
     var id: Int
     var name: String
 }

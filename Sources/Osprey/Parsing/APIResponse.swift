@@ -1,0 +1,38 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A decoded value together with its response's status and headers: for pagination links,
+/// ETags, rate limits.
+///
+/// ```swift
+/// func page() -> Promise<APIResponse<[Product]>> { request(route: get(endpoint: "/products")) }
+/// page().onSuccess { print($0.value, $0.headers["Link"] ?? "") }
+/// ```
+public struct APIResponse<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public var value: Value
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response headers, case-insensitive.
+    public var headers: HTTPHeaders
+    /// The request that got the response (after redirects).
+    public var request: URLRequest
+    /// The response.
+    public var response: HTTPURLResponse
+
+    /// Creates a response value.
+    public init(value: Value, response: HTTPURLResponse, request: URLRequest) {
+        self.value = value
+        self.response = response
+        self.request = request
+        statusCode = response.statusCode
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            headers.add(name: "\(name)", value: "\(value)")
+        }
+        self.headers = headers
+    }
+}

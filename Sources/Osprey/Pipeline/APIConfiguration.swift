@@ -1,0 +1,27 @@
+import Foundation
+
+/// Settings an API applies to every request.
+public struct APIConfiguration: Sendable {
+    /// Headers sent with every request (the parameters' own win), such as a `User-Agent`.
+    public var headers: HTTPHeaders = [:]
+    /// How query and form parameters are written.
+    public var encoding = ParameterEncoding()
+    /// Seconds without progress before a request fails with ``APIError/timedOut(context:)``,
+    /// unless its parameters set their own. 60 by default.
+    public var timeout: TimeInterval? = 60
+    /// Seconds for a whole request, redirects included; no limit by default.
+    public var deadline: TimeInterval?
+    /// The largest response body accepted; 64 MiB by default.
+    public var maximumResponseBytes: Int? = 64 * 1024 * 1024
+    /// Redirects are followed up to 10 times by default.
+    public var redirectPolicy = RedirectPolicy.follow(limit: 10)
+    /// Status codes that count as success; `200..<300` by default. A `3xx` that was not
+    /// followed is not a success.
+    public var acceptableStatusCodes: Set<Int> = Set(200..<300)
+    /// Headers (lower-case) removed, with the usual credentials, when a redirect leaves the
+    /// original origin.
+    public var sensitiveHeaders: Set<String> = ["x-api-key", "api-key", "x-auth-token"]
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension AbstractAPI {
+    /// The request pipeline, stage by stage. Returns at once; the work happens on the request
+    /// queue, and the promise settles once, on the response queue by default.
+    func perform<Value: Sendable>(
+        route: Route,
+        parameters: (any RequestParameters)?,
+        decode: @escaping @Sendable (TransportResponse, any ResponseParser) throws -> Value
+    ) -> Promise<Value> {
+        let configuration = configuration
+        let (promise, resolver) = Promise<Value>.pending(defaultQueue: responseQueue)
+        // The closure keeps the API alive until the request is done.
+        requestQueue.async { [self] in
+            // 0. A request cancelled before it started sends nothing.
+            guard resolver.isPending else { return }
+
+            // 1. Prepare and build the URLRequest (nothing has been sent if this fails).
+            let urlRequest: URLRequest
+            do {
+                urlRequest = try makeURLRequest(
+                    route: route, parameters: parameters, configuration: configuration)
+            } catch {
+                resolver.reject(mapError(error as? APIError ?? .preprocessingFailed(underlying: error)))
+                return
+            }
+
+            // 2. Send, with the transport enforcing timeouts, size limits and redirect rules.
+            let exchange = transport.send(
+                TransportRequest(
+                    urlRequest: urlRequest,
+                    idleTimeout: parameters?.timeout ?? configuration.timeout,
+                    deadline: configuration.deadline,
+                    maximumResponseBytes: configuration.maximumResponseBytes,
+                    redirectPolicy: configuration.redirectPolicy,
+                    sensitiveHeaders: configuration.sensitiveHeaders
+                )
+            )
+            resolver.onCancel { exchange.cancel() }
+
+            // 3. Validate the status, then decode the body or the error body.
+            exchange.onResult(in: requestQueue) { [self] result in
+                do {
+                    resolver.fulfill(try handle(result.get(), decode: decode))
+                } catch let error as APIError {
+                    resolver.reject(mapError(error))
+                } catch is CancellationError {
+                    resolver.cancel()
+                } catch {
+                    resolver.reject(error)
+                }
+            }
+        }
+        return promise
+    }
+
+    private func makeURLRequest(
+        route: Route,
+        parameters: (any RequestParameters)?,
+        configuration: APIConfiguration
+    ) throws -> URLRequest {
+        do {
+            try parameters?.preprocess()
+            try preprocess(route: route, parameters: parameters)
+        } catch {
+            throw error as? APIError ?? .preprocessingFailed(underlying: error)
+        }
+        var headers = configuration.headers
+        if let accept = responseParser.acceptHeader, !headers.contains("Accept") {
+            headers["Accept"] = accept
+        }
+        return try route.makeURLRequest(
+            parameters: parameters, headers: headers, encoding: configuration.encoding)
+    }
+
+    private func handle<Value>(
+        _ exchange: TransportResponse,
+        decode: (TransportResponse, any ResponseParser) throws -> Value
+    ) throws -> Value {
+        let context = APIError.Context(
+            request: exchange.request, response: exchange.response, data: exchange.data)
+        guard validate(exchange.response, data: exchange.data) else {
+            let serverError = responseParser.getError(from: exchange.data, response: exchange.response)
+            throw APIError.unacceptableStatus(context: context, serverError: serverError)
+        }
+        do {
+            return try decode(exchange, responseParser)
+        } catch {
+            throw APIError.parsingFailed(underlying: error, context: context)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension AbstractAPI {
+    /// Sends a request and decodes the body as `T` with the API's parser.
+    /// - Parameters:
+    ///   - route: The method and URL.
+    ///   - parameters: Query, body and headers.
+    /// - Returns: A promise of the decoded value.
+    public func request<T: Decodable & Sendable>(route: Route, parameters: (any RequestParameters)? = nil)
+        -> Promise<T>
+    {
+        perform(route: route, parameters: parameters) { exchange, parser in
+            try parser.getInstance(from: exchange.data, response: exchange.response)
+        }
+    }
+
+    /// Sends a request whose body does not matter (204 No Content, an empty body, or any body).
+    public func request(route: Route, parameters: (any RequestParameters)? = nil) -> Promise<Void> {
+        perform(route: route, parameters: parameters) { _, _ in }
+    }
+
+    /// Sends a request and returns the raw body.
+    public func request(route: Route, parameters: (any RequestParameters)? = nil) -> Promise<Data> {
+        perform(route: route, parameters: parameters) { exchange, _ in exchange.data }
+    }
+
+    /// Sends a request and returns the body as text, in the charset the response names
+    /// (UTF-8 when it names none).
+    public func request(route: Route, parameters: (any RequestParameters)? = nil) -> Promise<String> {
+        perform(route: route, parameters: parameters) { exchange, _ in try Self.text(of: exchange) }
+    }
+
+    /// Sends a request and returns the decoded value with the status code and headers.
+    public func request<T: Decodable & Sendable>(
+        route: Route,
+        parameters: (any RequestParameters)? = nil
+    ) -> Promise<APIResponse<T>> {
+        perform(route: route, parameters: parameters) { exchange, parser in
+            APIResponse(
+                value: try parser.getInstance(from: exchange.data, response: exchange.response),
+                response: exchange.response,
+                request: exchange.request
+            )
+        }
+    }
+
+    /// Sends a request and returns the raw body with the status code and headers.
+    public func request(route: Route, parameters: (any RequestParameters)? = nil) -> Promise<
+        APIResponse<Data>
+    > {
+        perform(route: route, parameters: parameters) { exchange, _ in
+            APIResponse(value: exchange.data, response: exchange.response, request: exchange.request)
+        }
+    }
+
+    /// Sends a typed request (see ``Request``), relative to the API's `baseURL`.
+    public func request<T: Decodable & Sendable>(_ request: Request<T>) -> Promise<T> {
+        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
+    }
+
+    /// Sends a typed request whose body does not matter.
+    public func request(_ request: Request<Void>) -> Promise<Void> {
+        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
+    }
+
+    /// Sends a typed request for the raw body.
+    public func request(_ request: Request<Data>) -> Promise<Data> {
+        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
+    }
+
+    private func withRoute<Output, Value>(
+        of request: Request<Output>,
+        _ send: (Route) -> Promise<Value>
+    ) -> Promise<Value> {
+        guard let base = self as? any BaseAPI else {
+            return Promise(
+                error: mapError(
+                    .invalidRequest(reason: "typed requests need an API that conforms to BaseAPI")),
+                defaultQueue: responseQueue
+            )
+        }
+        return send(request.route(relativeTo: base.baseURL))
+    }
+
+    private static func text(of exchange: TransportResponse) throws -> String {
+        let encoding: String.Encoding =
+            switch exchange.response.textEncodingName?.lowercased() {
+            case "iso-8859-1", "latin1", "iso_8859-1": .isoLatin1
+            case "us-ascii", "ascii": .ascii
+            case "utf-16": .utf16
+            case "utf-16le": .utf16LittleEndian
+            case "utf-16be": .utf16BigEndian
+            case "windows-1252", "cp1252": .windowsCP1252
+            default: .utf8
+            }
+        guard let text = String(data: exchange.data, encoding: encoding) else {
+            throw APIError.parsingFailed(
+                underlying: CocoaError(.fileReadInapplicableStringEncoding),
+                context: APIError.Context(
+                    request: exchange.request, response: exchange.response, data: exchange.data)
+            )
+        }
+        return text
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends one request and delivers its final response: the seam between the pipeline and the
+/// network. ``URLSessionTransport`` is the default; tests can substitute their own.
+///
+/// The returned promise is fulfilled with the final response whatever its status (status
+/// validation is the pipeline's job), rejected with an ``APIError`` for transport failures,
+/// and cancelling it cancels the network work.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`, following redirects per its policy.
+    func send(_ request: TransportRequest) -> Promise<TransportResponse>
+}
+
+/// A request with the limits the transport enforces.
+public struct TransportRequest: Sendable {
+    /// The request.
+    public var urlRequest: URLRequest
+    /// Seconds without any progress (connecting, headers or body bytes) before failing with
+    /// ``APIError/timedOut(context:)``; nil for none.
+    public var idleTimeout: TimeInterval?
+    /// Seconds for the whole exchange, redirects included; nil for none.
+    public var deadline: TimeInterval?
+    /// The largest body accepted; nil for no limit.
+    public var maximumResponseBytes: Int?
+    /// Whether and how far redirects are followed.
+    public var redirectPolicy: RedirectPolicy
+    /// Headers removed when a redirect leaves the original origin (lower-case names); the usual
+    /// credentials are always removed (see ``RedirectPolicy``).
+    public var sensitiveHeaders: Set<String>
+
+    /// Creates a transport request.
+    public init(
+        urlRequest: URLRequest,
+        idleTimeout: TimeInterval? = 60,
+        deadline: TimeInterval? = nil,
+        maximumResponseBytes: Int? = nil,
+        redirectPolicy: RedirectPolicy = .follow(limit: 10),
+        sensitiveHeaders: Set<String> = []
+    ) {
+        self.urlRequest = urlRequest
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.maximumResponseBytes = maximumResponseBytes
+        self.redirectPolicy = redirectPolicy
+        self.sensitiveHeaders = sensitiveHeaders
+    }
+}
+
+/// The final response of an exchange.
+public struct TransportResponse: Sendable {
+    /// The response.
+    public var response: HTTPURLResponse
+    /// The body.
+    public var data: Data
+    /// The request that got this response (after redirects).
+    public var request: URLRequest
+}
+
+/// What to do with a `3xx` response that has a `Location`.
+///
+/// Following is done by Osprey itself, the same way on every platform: `307`/`308` keep the
+/// method and body, `303` (and `301`/`302` after a `POST`) become a `GET` without body headers,
+/// relative locations resolve per RFC 3986, `https` → `http` and non-HTTP schemes are refused,
+/// and when the origin (scheme, host, port) changes, `Authorization`, `Proxy-Authorization`,
+/// `Cookie` and the request's sensitive headers are removed for the rest of the chain.
+public enum RedirectPolicy: Sendable, Equatable {
+    /// Follow up to `limit` redirects, then fail with ``APIError/redirectRefused(reason:context:)``.
+    case follow(limit: Int)
+    /// Deliver the `3xx` response itself.
+    case doNotFollow
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The next request of a redirect chain (RFC 9110 §15.4), or why there is none.
+enum RedirectRules {
+    enum Decision {
+        /// Follow with this request; `leftOrigin` is true when the origin changed.
+        case follow(URLRequest, leftOrigin: Bool)
+        /// Not a redirect to follow: deliver the response as it is.
+        case deliver
+        /// Refuse, with the reason.
+        case refuse(String)
+    }
+
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+    static func decide(
+        after response: HTTPURLResponse,
+        to request: URLRequest,
+        original: URLRequest,
+        sensitiveHeaders: Set<String>
+    ) -> Decision {
+        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+            let location = response.value(forHTTPHeaderField: "Location"), let current = request.url
+        else { return .deliver }
+        guard let target = URL(string: location, relativeTo: current)?.absoluteURL else {
+            return .refuse("invalid Location")
+        }
+        let scheme = target.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", target.host != nil else {
+            return .refuse("Location is not an http(s) URL")
+        }
+        if current.scheme?.lowercased() == "https", scheme == "http" {
+            return .refuse("https to http downgrade")
+        }
+        var next = request
+        next.url = target
+        let method = request.httpMethod ?? "GET"
+        if response.statusCode == 303 && method != "HEAD"
+            || (response.statusCode == 301 || response.statusCode == 302) && method == "POST"
+        {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        let leftOrigin = !sameOrigin(target, original.url)
+        if leftOrigin {
+            let remove = credentialHeaders.union(sensitiveHeaders)
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where remove.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return .follow(next, leftOrigin: leftOrigin)
+    }
+
+    static func sameOrigin(_ lhs: URL, _ rhs: URL?) -> Bool {
+        guard let rhs else { return false }
+        func port(_ url: URL) -> Int? {
+            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        }
+        return lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
+            && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && port(lhs) == port(rhs)
+    }
+}

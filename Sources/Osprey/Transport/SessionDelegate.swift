@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session's delegate: forwards each event to the task's exchange, and keeps URLSession
+/// from doing the things Osprey does itself (following redirects, answering challenges).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    let registry = TaskRegistry()
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let response = response as? HTTPURLResponse {
+            registry.exchange(for: dataTask)?.received(response)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        registry.exchange(for: dataTask)?.received(data)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // Never let URLSession follow: on Linux it forwards credentials across origins and
+        // drops 307/308 bodies. The exchange follows the redirect itself.
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if !canImport(FoundationNetworking)
+            // Server trust (TLS) stays with the system; Linux never asks.
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+                return completionHandler(.performDefaultHandling, nil)
+            }
+        #endif
+        // Osprey authenticates with explicit headers. Answering a server challenge can hang
+        // (Basic, Linux <= 6.3.1) or crash (Digest) in FoundationNetworking: decline it and
+        // deliver the 401 instead.
+        registry.exchange(for: task)?.challengeWasCancelled()
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        registry.remove(task)?.completed(task, error: error, session: session, registry: registry)
+    }
+}

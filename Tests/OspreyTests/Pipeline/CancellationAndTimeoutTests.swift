@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+@Suite("Pipeline: cancellation and timeouts")
+struct CancellationAndTimeoutTests {
+    @Test("cancel before the request starts: nothing reaches the server")
+    func cancelBeforeStart() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let api = TestAPI(server)
+        // Hold the request queue so the request cannot start before it is cancelled.
+        let gate = DispatchSemaphore(value: 0)
+        api.requestQueueForTesting.async(flags: .barrier) { gate.wait() }
+        let promise: Promise<Void> = api.request(route: api.get(endpoint: "/x"))
+        promise.cancel()
+        gate.signal()
+        await #expect(throws: CancellationError.self) { try await promise.value }
+        // Let the request queue run the (cancelled) work item before looking at the server.
+        await withCheckedContinuation { done in
+            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
+        #expect(server.acceptedConnectionCount == 0)
+    }
+
+    @Test("cancel mid-request: the server sees the connection close, the promise is cancelled")
+    func cancelMidRequest() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/stall") { _ in .text("late").delayingHead(by: 30) }
+        let api = TestAPI(server)
+        let promise: Promise<Void> = api.request(route: api.get(endpoint: "/stall"))
+        #expect(await server.waitForRequests(count: 1))
+        promise.cancel()
+        await #expect(throws: CancellationError.self) { try await promise.value }
+        #expect(await server.waitUntilNoOpenConnections(timeout: 10))
+    }
+
+    @Test("cancelling the end of a handler chain cancels the request; finally still runs")
+    func cancelChainTail() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/stall") { _ in .text("late").delayingHead(by: 30) }
+        let api = TestAPI(server)
+        let finallyRan = Promise<Void>.pending()
+        let request: Promise<String> = api.request(route: api.get(endpoint: "/stall"))
+        let tail = request.onSuccess { _ in }.onError { _ in }.finally { finallyRan.resolver.fulfill(()) }
+        #expect(await server.waitForRequests(count: 1))
+        tail.cancel()
+        _ = await finallyRan.promise.result
+        #expect(await server.waitUntilNoOpenConnections(timeout: 10))
+        #expect(request.isCancelled)
+    }
+
+    @Test("cancel racing completion settles exactly once", arguments: 0..<2)
+    func cancelRace(round: Int) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/fast") { _ in .text("ok") }
+        let api = TestAPI(server)
+        let settlements = Locked(0)
+        var promises: [Promise<String>] = []
+        for index in 0..<100 {
+            let promise: Promise<String> = api.request(route: api.get(endpoint: "/fast"))
+            promises.append(promise.onResult { _ in settlements.withLock { $0 += 1 } })
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .microseconds((index * 37 + round * 11) % 3000)
+            ) {
+                promise.cancel()
+            }
+        }
+        _ = await Promise.allSettled(promises).result
+        #expect(settlements.withLock { $0 } == 100)
+    }
+
+    @Test("a 0.5 s timeout against a 3 s delay fails with timedOut, before the response")
+    func idleTimeout() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/delay") { _ in .text("late").delayingHead(by: 3) }
+        let api = TestAPI(server)
+        let start = DispatchTime.now()
+        let promise: Promise<String> = api.request(
+            route: api.get(endpoint: "/delay"), parameters: URLParameters(timeout: 0.5))
+        let error = try #require(await promise.apiError)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        guard case .timedOut = error else {
+            Issue.record("expected timedOut, got \(error)")
+            return
+        }
+        // Only bounds a slow machine cannot break: not before the limit, and well before the
+        // server would have answered.
+        #expect(elapsed >= 0.45)
+        #expect(elapsed < 2.9)
+    }
+
+    @Test("the idle timeout restarts with every byte; the total deadline does not")
+    func idleVersusDeadline() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/drip") { _ in .text("abcdef").dripping(chunkSize: 1, every: 0.2) }
+        let api = TestAPI(server)
+        let dripped: String = try await api.request(
+            route: api.get(endpoint: "/drip"), parameters: URLParameters(timeout: 1.5)
+        )
+        .value
+        #expect(dripped == "abcdef")
+        api.configuration.deadline = 0.6
+        let limited: Promise<String> = api.request(route: api.get(endpoint: "/drip"))
+        guard case .timedOut = try #require(await limited.apiError) else {
+            Issue.record("expected timedOut")
+            return
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Osprey
+import OspreyTesting
+
+/// A plain API client against a loopback server, for the pipeline tests.
+final class TestAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
+    let baseURL: String
+
+    init(_ server: LoopbackServer, host: String = "127.0.0.1", parser: any ResponseParser = JSONParser()) {
+        baseURL = server.baseURL(host: host).absoluteString
+        super.init(responseParser: parser)
+        responseQueue = DispatchQueue(label: "test.api.response")
+    }
+}
+
+struct ServerMessage: Decodable, Error, Sendable, Equatable {
+    var code: Int
+    var message: String
+}
+
+/// Decodes `{"code", "message"}` error bodies.
+final class MessageParser: JSONParser {
+    override func getError(from data: Data, response: URLResponse?) -> (any Error)? {
+        try? decoder.decode(ServerMessage.self, from: data)
+    }
+}
+
+extension Promise {
+    /// The rejection as an `APIError`, or nil.
+    var apiError: APIError? {
+        get async {
+            if case .failure(let error as APIError) = await result { return error }
+            return nil
+        }
+    }
+}
