@@ -15,7 +15,16 @@ print("osprey-bench\(quick ? " --quick (smoke run: sizes / 100, times meaningles
 print("Each line: the workload's median over \(measurement.repetitions) runs and its ratio to a baseline")
 print("measured in this same run.\n")
 
-print("Promises")
+if only == nil || only?.hasPrefix("W") == true {
+    print("Promises")
+}
 for comparison in PromiseWorkloads(scale: scale, measurement: measurement, only: only).run() {
     print("  " + comparison.report())
+}
+
+if only == nil || only == "network" {
+    print("\nRequests (ratio = time per request vs raw URLSession; 1.05 = 95 % of its throughput)")
+    for comparison in try NetworkWorkloads(scale: quick ? 20 : 1, measurement: measurement).run() {
+        print("  " + comparison.report())
+    }
 }

@@ -1,41 +1,95 @@
 import Foundation
+import Osprey
 import OspreyTesting
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+// osprey-demo: an API client written the Osprey way, talking to a scripted loopback server
+// (no internet needed). Run it with `swift run osprey-demo`.
 
-// The demo grows with the framework. Today it shows the foundation every other part is tested
-// on: a scripted loopback server answering a request, with no internet involved.
+struct Repository: Codable, Sendable {
+    var name: String
+    var stars: Int
+}
 
+struct ServerMessage: Decodable, Error, Sendable {
+    var message: String
+}
+
+/// Turns `{"message": …}` error bodies into typed errors.
+final class DemoParser: JSONParser {
+    override func getError(from data: Data, response: URLResponse?) -> (any Error)? {
+        try? decoder.decode(ServerMessage.self, from: data)
+    }
+}
+
+final class RepositoriesAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
+    let baseURL: String
+
+    init(baseURL: String) {
+        self.baseURL = baseURL
+        super.init(responseParser: DemoParser())
+    }
+
+    func repositories(of user: String) -> Promise<[Repository]> {
+        request(route: get(endpoint: "/users/\(user)/repos"), parameters: URLParameters(["sort": "stars"]))
+    }
+
+    func create(_ repository: Repository, for user: String) -> Promise<Repository> {
+        request(route: post(endpoint: "/users/\(user)/repos"), parameters: JSONParameters(repository))
+    }
+
+    func slowSearch(_ query: String) -> Promise<String> {
+        request(route: get(endpoint: "/search"), parameters: URLParameters(["q": query], timeout: 0.5))
+    }
+}
+
+// The server: what a real API would answer.
 let server = try LoopbackServer()
 defer { server.stop() }
-server.route("GET", "/users/:name/repos") { request in
-    let name = request.pathParameters["name"] ?? "?"
-    return .json(#"[{"name": "\#(name)-first"}, {"name": "\#(name)-second"}]"#)
-}
-
-struct Repository: Decodable {
-    var name: String
-}
-
-let session = URLSession(configuration: .ephemeral)
-let url = server.url("/users/osprey/repos")
-do {
-    let data: Data = try await withCheckedThrowingContinuation { continuation in
-        session.dataTask(with: url) { data, _, error in
-            if let error {
-                continuation.resume(throwing: error)
-            } else {
-                continuation.resume(returning: data ?? Data())
-            }
-        }.resume()
+server.route("GET", "/users/:user/repos") { request in
+    guard request.pathParameters["user"] == "osprey" else {
+        return .json(#"{"message": "no such user"}"#, status: 404)
     }
-    let repositories = try JSONDecoder().decode([Repository].self, from: data)
-    print("GET \(url) -> \(repositories.map(\.name))")
-    print("The server saw: \(server.requests.map { "\($0.method) \($0.target)" })")
-    session.finishTasksAndInvalidate()
-} catch {
-    print("The request failed: \(error)")
-    exit(1)
+    return .json(#"[{"name": "osprey", "stars": 42}, {"name": "promises", "stars": 7}]"#)
+}
+server.route("POST", "/users/:user/repos") { .json($0.body, status: 201) }
+server.route("GET", "/search") { _ in .text("too late").delayingHead(by: 3) }
+
+let api = RepositoriesAPI(baseURL: server.baseURL.absoluteString)
+
+func show(_ title: String, _ body: () async throws -> String) async {
+    do {
+        print("\(title): \(try await body())")
+    } catch {
+        print("\(title): \(error)")
+    }
+}
+
+await show("GET repositories of osprey") {
+    try await api.repositories(of: "osprey").value.map { "\($0.name) (\($0.stars)★)" }.joined(separator: ", ")
+}
+await show("POST a new repository") {
+    try await api.create(Repository(name: "demo", stars: 0), for: "osprey").value.name
+}
+await show("GET repositories of a user that does not exist") {
+    do {
+        _ = try await api.repositories(of: "../nobody?").value
+        return "unexpected success"
+    } catch let error as APIError {
+        let message = (error.underlyingError as? ServerMessage)?.message ?? "?"
+        return "status \(error.statusCode ?? 0), server says \"\(message)\""
+    }
+}
+await show("A search with a 0.5 s timeout against a 3 s server") {
+    _ = try await api.slowSearch("swift").value
+    return "unexpected success"
+}
+await show("A request cancelled while in flight") {
+    let search = api.slowSearch("cancel me")
+    search.cancel()
+    _ = try await search.value
+    return "unexpected success"
+}
+print("\nWhat the server received:")
+for request in server.requests {
+    print("  \(request.method) \(request.target)")
 }

@@ -11,7 +11,7 @@ enum Redaction {
         }
         if let items = components.queryItems, !items.isEmpty {
             components.queryItems = items.map {
-                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "…")
+                URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "redacted")
             }
         }
         return components.string ?? "<unparseable URL>"

@@ -117,6 +117,9 @@ final class Exchange: Sendable {
 
     func received(_ data: Data) {
         let tooLarge = state.withLock { state -> Bool in
+            // After a failure or cancellation FoundationNetworking may still deliver queued
+            // chunks: drop them rather than keep growing.
+            guard !state.isFinished else { return false }
             state.data.append(data)
             state.lastActivity = .now()
             return original.maximumResponseBytes.map { state.data.count > $0 } ?? false

@@ -29,8 +29,11 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        // Requests in flight keep the transport alive, so nothing is left to finish here.
-        session.invalidateAndCancel()
+        // Requests in flight keep the transport alive, so nothing is left to finish here. The
+        // last reference can go on any thread, the session's delegate queue included, where
+        // invalidating synchronously could wait on itself: hand it to another queue.
+        let session = self.session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Sends the request; see ``HTTPTransport``.

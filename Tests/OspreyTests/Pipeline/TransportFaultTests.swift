@@ -1,0 +1,97 @@
+import Foundation
+import OspreyTesting
+import Testing
+
+@testable import Osprey
+
+@Suite("Transport: faults become clear errors")
+struct TransportFaultTests {
+    @Test("a 401 with a Basic challenge completes promptly as a 401 with its body")
+    func basicChallenge() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/private") { _ in
+            .basicChallenge(realm: "r", body: #"{"code": 1, "message": "log in"}"#)
+        }
+        let api = TestAPI(server, parser: MessageParser())
+        let promise: Promise<Void> = api.request(route: api.get(endpoint: "/private"))
+        let error = try #require(await promise.timeout(20).apiError)
+        #expect(error.statusCode == 401)
+        #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == "Basic realm=\"r\"")
+    }
+
+    @Test(
+        "a truncated body is a transport error, never a success",
+        arguments: [
+            LoopbackServer.Response.text(String(repeating: "x", count: 100)).closingConnection(
+                afterBodyBytes: 50),
+            .text("short").overstatingContentLength(by: 10),
+            .text(String(repeating: "y", count: 100)).chunked(chunkSize: 10).closingConnection(
+                afterBodyBytes: 35),
+        ])
+    func truncated(response: LoopbackServer.Response) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/cut") { _ in response }
+        let api = TestAPI(server)
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/cut"))
+        guard case .transport = try #require(await promise.apiError) else {
+            Issue.record("expected a transport error")
+            return
+        }
+    }
+
+    @Test("a body over the size limit fails, with a known or an unknown length")
+    func tooLarge() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/known") { _ in LoopbackServer.Response(body: Data(count: 200_000)) }
+        // Throttled (about 8 MB/s): FoundationNetworking has no backpressure, and an unthrottled
+        // endless body on loopback outruns cancellation, queueing data in memory without bound.
+        server.route("/endless") { _ in .text("").endlessBody(chunk: Data(count: 8192), every: 0.001) }
+        let api = TestAPI(server)
+        api.configuration.maximumResponseBytes = 100_000
+        for path in ["/known", "/endless"] {
+            let promise: Promise<Data> = api.request(route: api.get(endpoint: "\(raw: path)"))
+            guard case .responseTooLarge(let limit, _) = try #require(await promise.apiError) else {
+                Issue.record("expected responseTooLarge for \(path)")
+                continue
+            }
+            #expect(limit == 100_000)
+        }
+        // The endless body stopped: the server saw the connection go (at the latest when the
+        // API's session closes its connections).
+        withExtendedLifetime(api) {}
+        #expect(await server.waitUntilNoOpenConnections(timeout: 20))
+    }
+
+    @Test("a refused connection is a transport error")
+    func refused() async throws {
+        let server = try LoopbackServer()
+        let api = TestAPI(server)
+        server.stop()
+        let promise: Promise<Void> = api.request(route: api.get(endpoint: "/x"))
+        guard case .transport = try #require(await promise.apiError) else {
+            Issue.record("expected a transport error")
+            return
+        }
+    }
+
+}
+
+/// Reaches the internal redirect rules for the downgrade check.
+enum RedirectRulesProbe {
+    enum Outcome {
+        case follow
+        case refuse
+        case deliver
+    }
+
+    static func decide(_ response: HTTPURLResponse, _ request: URLRequest) -> Outcome {
+        switch RedirectRules.decide(after: response, to: request, original: request, sensitiveHeaders: []) {
+        case .follow: .follow
+        case .refuse: .refuse
+        case .deliver: .deliver
+        }
+    }
+}
