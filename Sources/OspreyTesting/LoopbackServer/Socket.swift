@@ -107,10 +107,13 @@ enum Socket {
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw Failure(call: "fcntl", code: errno)
         }
+        var one: Int32 = 1
         #if canImport(Darwin)
-            var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        // Responses go out in several writes (head, then body pieces); without this, Nagle's
+        // algorithm and the peer's delayed ACK hold the second write back ~40 ms.
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// The outcome of waiting on a descriptor.
