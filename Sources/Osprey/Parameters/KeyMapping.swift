@@ -31,7 +31,8 @@ public enum KeyMapping: Sendable {
     }
 
     /// The matching `JSONDecoder` strategy. A custom mapping has no inverse, so it decodes keys
-    /// unchanged: give the parser a decoder of your own for that case.
+    /// unchanged: give the parser a decoder of your own for that case. Foundation reads
+    /// `user_id` as `userId`: name properties that way (or use coding keys) for acronyms.
     public var decodingStrategy: JSONDecoder.KeyDecodingStrategy {
         switch self {
         case .snakeCase: .convertFromSnakeCase

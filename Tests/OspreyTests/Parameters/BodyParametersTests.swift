@@ -76,3 +76,29 @@ struct BodyParametersTests {
         #expect(request.url?.query == "a=1")
     }
 }
+
+@Suite("Key mapping for decoding")
+struct KeyMappingDecodingTests {
+    struct Profile: Decodable, Equatable {
+        var displayName: String
+        // Foundation's convertFromSnakeCase reads `user_id` as `userId`, not `userID`.
+        var userId: Int
+    }
+
+    @Test("JSONParser(keyMapping: .snakeCase) reads snake_case keys")
+    func snakeCase() throws {
+        let data = Data(#"{"display_name": "Ada", "user_id": 7}"#.utf8)
+        let profile: Profile = try JSONParser(keyMapping: .snakeCase).getInstance(from: data, response: nil)
+        #expect(profile == Profile(displayName: "Ada", userId: 7))
+    }
+
+    @Test(
+        "snake_case conversion of keys",
+        arguments: [
+            ("pageSize", "page_size"), ("userID", "user_id"), ("myURLValue", "my_url_value"), ("a", "a"),
+            ("already_snake", "already_snake"), ("version2Beta", "version2_beta"),
+        ])
+    func conversion(key: String, expected: String) {
+        #expect(KeyMapping.snakeCase.map(key) == expected)
+    }
+}
