@@ -53,6 +53,21 @@ struct ReadmeMakingRequestsTests {
         #expect(urlParams.headers["Authentication"] == "Token abc")
     }
 
+    @Test("Multipart: a Part from data, and headers on MultipartParameters")
+    func multipart() throws {
+        let data = Data([1, 2, 3])
+        let part = Part(
+            mimeType: .png, data: data, attributes: ["name": "picture", "filename": UUID().uuidString])
+        let params = MultipartParameters(parts: [part])
+        let multipartParams = MultipartParameters(product, headers: ["Authentication": "Token \(token)"])
+        let request = try Route.patch("https://myapi/products/\(product.id)/").makeURLRequest(
+            parameters: params)
+        #expect(
+            request.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=")
+                == true)
+        #expect(multipartParams.headers["Authentication"] == "Token abc")
+    }
+
     @Test("a parameters subclass prepares its headers in preprocess()")
     func authenticatedParameters() throws {
         let params: any RequestParameters = AuthenticatedJSONParameters(product)
