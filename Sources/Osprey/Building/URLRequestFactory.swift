@@ -33,7 +33,7 @@ enum URLRequestFactory {
                 reason: "method \(draft.method.rawValue.debugDescription) is not a valid token")
         }
         let url = try validatedURL(draft.url, baseURL: route.baseURL)
-        if draft.method.forbidsBody, draft.body != nil {
+        if draft.method.forbidsBody, draft.hasBody {
             throw APIError.invalidRequest(
                 reason: "a \(draft.method) request cannot have a body; send its parameters with URLParameters"
             )
@@ -41,7 +41,7 @@ enum URLRequestFactory {
         var headers = draft.headers
         if draft.method.forbidsBody {
             headers.remove(name: "Content-Type")
-        } else if draft.body != nil, !headers.contains("Content-Type") {
+        } else if draft.hasBody, !headers.contains("Content-Type") {
             // Linux URLSession would otherwise label any body as a form.
             headers["Content-Type"] = "application/octet-stream"
         }
@@ -115,12 +115,34 @@ extension Route {
         headers: HTTPHeaders = [:],
         encoding: ParameterEncoding = ParameterEncoding()
     ) throws -> URLRequest {
+        let prepared = try prepareRequest(parameters: parameters, headers: headers, encoding: encoding)
+        guard let file = prepared.bodyFile else { return prepared.urlRequest }
+        // A file body is read into memory here (this is for inspection); AbstractAPI streams it.
+        defer { if file.isTemporary { try? FileManager.default.removeItem(at: file.url) } }
+        var request = prepared.urlRequest
+        do {
+            request.httpBody = try Data(contentsOf: file.url)
+        } catch {
+            throw APIError.encodingFailed(reason: "could not read the body file", underlying: error)
+        }
+        return request
+    }
+
+    /// The request and, for bodies streamed from disk, the file to upload.
+    func prepareRequest(
+        parameters: (any RequestParameters)?,
+        headers: HTTPHeaders,
+        encoding: ParameterEncoding
+    ) throws -> (urlRequest: URLRequest, bodyFile: RequestDraft.BodyFile?) {
         let draft = try URLRequestFactory.makeDraft(
-            route: self,
-            parameters: parameters,
-            headers: headers,
-            encoding: encoding
-        )
-        return try URLRequestFactory.makeURLRequest(from: draft, route: self)
+            route: self, parameters: parameters, headers: headers, encoding: encoding)
+        do {
+            return (try URLRequestFactory.makeURLRequest(from: draft, route: self), draft.bodyFile)
+        } catch {
+            if let file = draft.bodyFile, file.isTemporary {
+                try? FileManager.default.removeItem(at: file.url)
+            }
+            throw error
+        }
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 /// ```
 ///
 /// The value's top-level fields become text parts first (sorted by name, arrays as repeated
-/// fields, keys mapped like form parameters), then the parts. This release encodes bodies in
-/// memory; parts streamed from files are the next step.
+/// fields, keys mapped like form parameters), then the parts. A body with file parts, or larger
+/// than `inMemoryLimit`, is written to a temporary file and uploaded from it, so memory stays
+/// flat whatever the file sizes; the file is deleted when the request is over.
 open class MultipartParameters: BaseParameters, @unchecked Sendable {
     // @unchecked: immutable after init; the inherited headers are locked by the base class.
 
@@ -21,6 +22,10 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
     public let fields: (any Encodable & Sendable)?
     /// A fixed boundary, for byte-exact tests; a fresh random one per request when nil.
     public let boundary: String?
+    /// Bodies larger than this many bytes go through a temporary file; 8 MiB by default.
+    public var inMemoryLimit = 8 * 1024 * 1024
+    /// Where temporary body files are written; the system's temporary folder when nil.
+    public var temporaryDirectory: URL?
 
     /// Creates a multipart body from parts.
     public init(
@@ -52,8 +57,17 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
             throw APIError.invalidRequest(reason: "a \(draft.method) request cannot have a multipart body")
         }
         let all = try fieldParts(keyMapping: draft.encoding.keyMapping) + parts
-        let (body, boundary) = MultipartEncoder.encode(all, boundary: self.boundary)
-        draft.setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
+        let fileSizes = try all.compactMap(\.fileURL).map(MultipartFileWriter.validatedSize(of:))
+        let inMemorySize = all.reduce(0) { $0 + $1.data.count }
+        if fileSizes.isEmpty, inMemorySize <= inMemoryLimit {
+            let (body, boundary) = MultipartEncoder.encode(all, boundary: self.boundary)
+            draft.setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
+        } else {
+            let directory = temporaryDirectory ?? FileManager.default.temporaryDirectory
+            let (file, boundary) = try MultipartFileWriter.write(all, boundary: self.boundary, in: directory)
+            draft.setBody(
+                fileAt: file, contentType: "multipart/form-data; boundary=\(boundary)", isTemporary: true)
+        }
     }
 
     private func fieldParts(keyMapping: KeyMapping) throws -> [Part] {

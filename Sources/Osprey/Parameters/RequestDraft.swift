@@ -21,8 +21,18 @@ public struct RequestDraft: Sendable {
     public var url: String
     /// The headers so far (the API's defaults, then the parameters' own).
     public var headers: HTTPHeaders
-    /// The body, if any.
+    /// The body, if any, in memory.
     public var body: Data?
+    /// A body to upload from a file instead, streamed from disk (set by ``setBody(fileAt:contentType:isTemporary:)``).
+    public private(set) var bodyFile: BodyFile?
+
+    /// A body streamed from a file.
+    public struct BodyFile: Sendable, Equatable {
+        /// The file.
+        public var url: URL
+        /// Whether Osprey made the file and deletes it once the request is over.
+        public var isTemporary: Bool
+    }
     /// Seconds of inactivity before the request fails, when the parameters ask for a limit.
     public var timeout: TimeInterval?
     /// How query and form parameters are written.
@@ -68,6 +78,18 @@ public struct RequestDraft: Sendable {
     /// Sets the body and, unless one is already set, its `Content-Type`.
     public mutating func setBody(_ data: Data, contentType: String) {
         body = data
+        bodyFile = nil
         if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
     }
+
+    /// Uploads the body from a file, streamed from disk, and sets its `Content-Type` unless one
+    /// is already set. A temporary file is deleted once the request is over, whatever its outcome.
+    public mutating func setBody(fileAt url: URL, contentType: String, isTemporary: Bool = false) {
+        body = nil
+        bodyFile = BodyFile(url: url, isTemporary: isTemporary)
+        if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    }
+
+    /// Whether there is a body, in memory or in a file.
+    var hasBody: Bool { body != nil || bodyFile != nil }
 }

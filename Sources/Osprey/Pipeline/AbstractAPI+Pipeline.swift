@@ -22,8 +22,9 @@ extension AbstractAPI {
 
             // 1. Prepare and build the URLRequest (nothing has been sent if this fails).
             let urlRequest: URLRequest
+            let bodyFile: RequestDraft.BodyFile?
             do {
-                urlRequest = try makeURLRequest(
+                (urlRequest, bodyFile) = try makeURLRequest(
                     route: route, parameters: parameters, configuration: configuration)
             } catch {
                 resolver.reject(mapError(error as? APIError ?? .preprocessingFailed(underlying: error)))
@@ -34,6 +35,7 @@ extension AbstractAPI {
             let exchange = transport.send(
                 TransportRequest(
                     urlRequest: urlRequest,
+                    bodyFileURL: bodyFile?.url,
                     idleTimeout: parameters?.timeout ?? configuration.timeout,
                     deadline: configuration.deadline,
                     maximumResponseBytes: configuration.maximumResponseBytes,
@@ -45,6 +47,10 @@ extension AbstractAPI {
 
             // 3. Validate the status, then decode the body or the error body.
             exchange.onResult(in: requestQueue) { [self] result in
+                // The upload is over, whatever its outcome: a temporary body file can go.
+                if let bodyFile, bodyFile.isTemporary {
+                    try? FileManager.default.removeItem(at: bodyFile.url)
+                }
                 do {
                     resolver.fulfill(try handle(result.get(), decode: decode))
                 } catch let error as APIError {
@@ -63,7 +69,7 @@ extension AbstractAPI {
         route: Route,
         parameters: (any RequestParameters)?,
         configuration: APIConfiguration
-    ) throws -> URLRequest {
+    ) throws -> (URLRequest, RequestDraft.BodyFile?) {
         do {
             try parameters?.preprocess()
             try preprocess(route: route, parameters: parameters)
@@ -74,7 +80,7 @@ extension AbstractAPI {
         if let accept = responseParser.acceptHeader, !headers.contains("Accept") {
             headers["Accept"] = accept
         }
-        return try route.makeURLRequest(
+        return try route.prepareRequest(
             parameters: parameters, headers: headers, encoding: configuration.encoding)
     }
 

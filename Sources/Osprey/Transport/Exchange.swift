@@ -40,7 +40,15 @@ final class Exchange: Sendable {
             var request = state.request
             // URLSession's own timer truncates fractions on Linux; ours fires first and exactly.
             if let idle = original.idleTimeout { request.timeoutInterval = idle.rounded(.up) + 1 }
-            let task = session.dataTask(with: request)
+            // A body file is uploaded from disk; a redirect that turned the request into a GET
+            // has dropped its body, and with it the file.
+            let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
+            let task: URLSessionDataTask =
+                if let file = original.bodyFileURL, keepsBody {
+                    session.uploadTask(with: request, fromFile: file)
+                } else {
+                    session.dataTask(with: request)
+                }
             state.task = task
             state.response = nil
             state.data = Data()
@@ -64,9 +72,21 @@ final class Exchange: Sendable {
     func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
             state.isFinished = true
-            return state.task
+            return Self.isBodyComplete(state) ? nil : state.task
         }
-        task?.cancel()
+        Self.cancelIfRunning(task)
+    }
+
+    /// FoundationNetworking (6.3) can crash ("task that in not in the registry") when a task is
+    /// cancelled just as it completes: leave tasks alone that are no longer running (callers
+    /// also skip those whose body has fully arrived); their completion is ignored.
+    private static func cancelIfRunning(_ task: URLSessionDataTask?) {
+        if let task, task.state == .running || task.state == .suspended { task.cancel() }
+    }
+
+    private static func isBodyComplete(_ state: State) -> Bool {
+        guard let response = state.response, response.expectedContentLength >= 0 else { return false }
+        return Int64(state.data.count) >= response.expectedContentLength
     }
 
     private func timeOut() {
@@ -89,12 +109,12 @@ final class Exchange: Sendable {
             guard !state.isFinished else { return nil }
             state.isFinished = true
             return (
-                state.task,
+                Self.isBodyComplete(state) ? nil : state.task,
                 APIError.Context(request: state.request, response: state.response, data: state.data)
             )
         }
         guard let (task, context) = ended else { return }
-        task?.cancel()
+        Self.cancelIfRunning(task)
         resolver.reject(makeError(context))
     }
 

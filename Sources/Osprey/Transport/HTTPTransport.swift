@@ -20,6 +20,8 @@ public protocol HTTPTransport: Sendable {
 public struct TransportRequest: Sendable {
     /// The request.
     public var urlRequest: URLRequest
+    /// A file to upload as the body, streamed from disk (the request's own body is ignored).
+    public var bodyFileURL: URL?
     /// Seconds without any progress (connecting, headers or body bytes) before failing with
     /// ``APIError/timedOut(context:)``; nil for none.
     public var idleTimeout: TimeInterval?
@@ -36,6 +38,7 @@ public struct TransportRequest: Sendable {
     /// Creates a transport request.
     public init(
         urlRequest: URLRequest,
+        bodyFileURL: URL? = nil,
         idleTimeout: TimeInterval? = 60,
         deadline: TimeInterval? = nil,
         maximumResponseBytes: Int? = nil,
@@ -43,6 +46,7 @@ public struct TransportRequest: Sendable {
         sensitiveHeaders: Set<String> = []
     ) {
         self.urlRequest = urlRequest
+        self.bodyFileURL = bodyFileURL
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.maximumResponseBytes = maximumResponseBytes
@@ -59,6 +63,13 @@ public struct TransportResponse: Sendable {
     public var data: Data
     /// The request that got this response (after redirects).
     public var request: URLRequest
+
+    /// Creates a final response, for transports of your own.
+    public init(response: HTTPURLResponse, data: Data, request: URLRequest) {
+        self.response = response
+        self.data = data
+        self.request = request
+    }
 }
 
 /// What to do with a `3xx` response that has a `Location`.

@@ -26,13 +26,21 @@ struct MultipartEncoder {
         return text
     }
 
+    /// A boundary that no in-memory part contains (file contents are not read for this: a
+    /// 144-bit random boundary appearing in them is not a practical risk).
+    static func boundary(for parts: [Part], fixed: String?) -> String {
+        if let fixed { return fixed }
+        var boundary = makeBoundary()
+        while parts.contains(where: { $0.data.range(of: Data(boundary.utf8)) != nil }) {
+            boundary = makeBoundary()
+        }
+        return boundary
+    }
+
     /// The body for `parts`, with a boundary that none of them contains.
     /// - Parameter boundary: A fixed boundary (tests); a random one otherwise.
     static func encode(_ parts: [Part], boundary fixed: String? = nil) -> (body: Data, boundary: String) {
-        var boundary = fixed ?? makeBoundary()
-        while fixed == nil, parts.contains(where: { $0.data.range(of: Data(boundary.utf8)) != nil }) {
-            boundary = makeBoundary()
-        }
+        let boundary = boundary(for: parts, fixed: fixed)
         var body = Data()
         for part in parts {
             body.append(Data("--\(boundary)\r\n".utf8))

@@ -5,6 +5,7 @@ import Foundation
 /// ```swift
 /// let picture = Part(mimeType: .png, data: data, attributes: ["name": "picture", "filename": "a.png"])
 /// let caption = Part(name: "caption", value: "At the lake")
+/// let video = Part(name: "video", fileURL: movieURL)   // streamed from disk
 /// ```
 public struct Part: Sendable, Equatable {
     /// The form field name.
@@ -13,8 +14,10 @@ public struct Part: Sendable, Equatable {
     public var filename: String?
     /// The part's `Content-Type`; none for a plain text field.
     public var mimeType: MimeType?
-    /// The content.
+    /// The content, for parts held in memory.
     public var data: Data
+    /// The file the content is read from while uploading, for parts streamed from disk.
+    public var fileURL: URL?
 
     /// A part with bytes.
     public init(name: String, data: Data, filename: String? = nil, mimeType: MimeType? = nil) {
@@ -22,6 +25,18 @@ public struct Part: Sendable, Equatable {
         self.data = data
         self.filename = filename
         self.mimeType = mimeType
+    }
+
+    /// A part streamed from a file: the file name and MIME type come from the URL unless given.
+    /// A missing, unreadable or directory file fails the request before anything is sent.
+    public init(name: String, fileURL: URL, filename: String? = nil, mimeType: MimeType? = nil) {
+        self.init(
+            name: name,
+            data: Data(),
+            filename: filename ?? fileURL.lastPathComponent,
+            mimeType: mimeType ?? .inferred(fromPathExtension: fileURL.pathExtension)
+        )
+        self.fileURL = fileURL
     }
 
     /// A text field.
