@@ -28,3 +28,12 @@ if only == nil || only == "network" {
         print("  " + comparison.report())
     }
 }
+
+// Run alone for a meaningful peak RSS: `osprey-bench --only upload` (the full run includes it
+// last, after the promise workloads have raised the process's peak).
+if only == nil || only == "upload" {
+    print("\nUpload (multipart file part streamed from disk)")
+    for line in try UploadWorkload(bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576).run() {
+        print("  " + line)
+    }
+}

@@ -16,6 +16,8 @@ struct HTTPRequestParser {
         var body: [UInt8]
         var raw: [UInt8]
         var keepAlive: Bool
+        /// The body's length, also when its bytes were discarded.
+        var bodyLength: Int
     }
 
     /// Why the bytes received are not an acceptable request; carries the status to answer with.
@@ -43,6 +45,9 @@ struct HTTPRequestParser {
 
     let maximumHeadBytes: Int
     let maximumBodyBytes: Int
+    /// Count fixed-length bodies without keeping them (for uploads of any size).
+    let discardsBodies: Bool
+    private var discardedBytes = 0
 
     private var buffer: [UInt8] = []
     private var cursor = 0
@@ -50,9 +55,10 @@ struct HTTPRequestParser {
     private var body: [UInt8] = []
     private var phase = Phase.head
 
-    init(maximumHeadBytes: Int, maximumBodyBytes: Int) {
+    init(maximumHeadBytes: Int, maximumBodyBytes: Int, discardsBodies: Bool = false) {
         self.maximumHeadBytes = maximumHeadBytes
         self.maximumBodyBytes = maximumBodyBytes
+        self.discardsBodies = discardsBodies
     }
 
     /// True while a complete head has asked for `100 Continue` and its body has not started.
@@ -88,6 +94,16 @@ struct HTTPRequestParser {
                 cursor = headEnd + 4
                 phase = try Self.bodyPhase(for: head, maximumBodyBytes: maximumBodyBytes)
                 if case .head = phase { return complete(head) }
+            case .fixedBody(let head, let length) where discardsBodies:
+                // Drop what has arrived; the head stays as the request's raw bytes.
+                let take = min(length, buffer.count - cursor)
+                buffer.removeSubrange(cursor..<cursor + take)
+                discardedBytes += take
+                guard take == length else {
+                    phase = .fixedBody(head, length: length - take)
+                    return nil
+                }
+                return complete(head)
             case .fixedBody(let head, let length):
                 guard buffer.count - cursor >= length else { return nil }
                 body.append(contentsOf: buffer[cursor..<cursor + length])
@@ -136,8 +152,10 @@ struct HTTPRequestParser {
             headers: head.headers,
             body: body,
             raw: Array(buffer[0..<cursor]),
-            keepAlive: head.keepAlive
+            keepAlive: head.keepAlive,
+            bodyLength: body.count + discardedBytes
         )
+        discardedBytes = 0
         buffer.removeFirst(cursor)
         cursor = 0
         scannedForHeadEnd = 0

@@ -22,7 +22,8 @@ struct LoopbackConnection {
         }
         var parser = HTTPRequestParser(
             maximumHeadBytes: core.configuration.maximumHeadBytes,
-            maximumBodyBytes: core.configuration.maximumBodyBytes
+            maximumBodyBytes: core.configuration.maximumBodyBytes,
+            discardsBodies: core.configuration.discardsBodies
         )
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
         var sentContinue = false
@@ -65,6 +66,7 @@ struct LoopbackConnection {
             headers: parsed.headers,
             body: Data(parsed.body),
             raw: Data(parsed.raw),
+            bodyLength: parsed.bodyLength,
             connectionID: id
         )
         let route = core.handler(method: request.method, path: request.path)

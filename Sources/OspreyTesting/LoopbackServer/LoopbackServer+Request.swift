@@ -13,8 +13,11 @@ extension LoopbackServer {
         public let headers: [HeaderField]
         /// The body after removing any chunked framing.
         public let body: Data
-        /// Every byte of the request as it came off the socket: head, framing and body.
+        /// Every byte of the request as it came off the socket: head, framing and body (the head
+        /// only when the server discards bodies).
         public let raw: Data
+        /// The body's length in bytes, also when the server discarded it.
+        public let bodyLength: Int
         /// Identifies the TCP connection it arrived on; equal ids mean the connection was reused.
         public let connectionID: Int
         /// Values captured by `:name` segments of the matched route, percent-decoded.

@@ -33,11 +33,20 @@ public final class LoopbackServer: Sendable {
         public var maximumHeadBytes: Int
         /// The largest request body accepted; larger gets 413.
         public var maximumBodyBytes: Int
+        /// Count `Content-Length` bodies without keeping them: `Request.body` stays empty,
+        /// `bodyLength` has the size. For uploads too large to hold (set a large
+        /// `maximumBodyBytes` too).
+        public var discardsBodies: Bool
 
         /// Creates a configuration; the defaults suit ordinary API tests.
-        public init(maximumHeadBytes: Int = 64 * 1024, maximumBodyBytes: Int = 64 * 1024 * 1024) {
+        public init(
+            maximumHeadBytes: Int = 64 * 1024,
+            maximumBodyBytes: Int = 64 * 1024 * 1024,
+            discardsBodies: Bool = false
+        ) {
             self.maximumHeadBytes = maximumHeadBytes
             self.maximumBodyBytes = maximumBodyBytes
+            self.discardsBodies = discardsBodies
         }
     }
 

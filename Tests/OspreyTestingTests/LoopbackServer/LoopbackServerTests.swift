@@ -114,6 +114,22 @@ struct LoopbackServerTests {
         #expect(request.raw == Data(raw.utf8))
     }
 
+    @Test("with discardsBodies, a large body is counted, not kept")
+    func discardsBodies() throws {
+        let server = try LoopbackServer(configuration: .init(maximumBodyBytes: .max, discardsBodies: true))
+        defer { server.stop() }
+        server.route("POST", "/sink") { .text("\($0.bodyLength)") }
+        let connection = try RawConnection(port: server.port)
+        let size = 5 * 1024 * 1024 + 3
+        let head = "POST /sink HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n"
+        try connection.send(Data(head.utf8) + Data(repeating: 0x42, count: size))
+        #expect(try connection.readResponse().body == Data("\(size)".utf8))
+        let request = try #require(server.requests.first)
+        #expect(request.body.isEmpty)
+        #expect(request.bodyLength == size)
+        #expect(request.raw == Data(head.utf8))
+    }
+
     @Test("answers Expect: 100-continue before the body arrives")
     func expectContinue() throws {
         let server = try LoopbackServer()

@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import Osprey
+import OspreyTesting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A large file part uploaded through `MultipartParameters` (written to a temporary multipart
+/// file, then streamed), against a raw `uploadTask(with:fromFile:)` of the same file; both to a
+/// loopback server that counts the bytes without keeping them. Reports throughput and the
+/// process's peak resident memory after the Osprey upload.
+struct UploadWorkload {
+    let bytes: Int
+
+    func run() throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "osprey-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("payload.bin")
+        try Self.writeFile(at: file, bytes: bytes)
+
+        let server = try LoopbackServer(configuration: .init(maximumBodyBytes: .max, discardsBodies: true))
+        defer { server.stop() }
+        server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 204) }
+
+        final class UploadAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
+            let baseURL: String
+            init(baseURL: String) {
+                self.baseURL = baseURL
+                super.init(responseParser: JSONParser())
+                responseQueue = DispatchQueue(label: "bench.upload.response")
+                configuration.timeout = 120
+            }
+        }
+        let api = UploadAPI(baseURL: server.baseURL.absoluteString)
+        let parameters = MultipartParameters(parts: [Part(name: "file", fileURL: file)])
+        parameters.temporaryDirectory = folder
+
+        let start = DispatchTime.now()
+        let done = DispatchSemaphore(value: 0)
+        let upload: Promise<Void> = api.request(route: api.post(endpoint: "/upload"), parameters: parameters)
+        upload.finally(in: .global()) { done.signal() }
+        done.wait()
+        let framework = Self.seconds(since: start)
+        guard case .success = upload.currentResult, server.requests.last?.bodyLength ?? 0 > bytes else {
+            return ["upload failed: \(String(describing: upload.currentResult))"]
+        }
+        let peak = Self.peakResidentBytes()
+
+        var request = URLRequest(url: server.url("/upload"))
+        request.httpMethod = "POST"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let rawStart = DispatchTime.now()
+        let rawDone = DispatchSemaphore(value: 0)
+        session.uploadTask(with: request, fromFile: file) { _, _, _ in rawDone.signal() }.resume()
+        rawDone.wait()
+        let raw = Self.seconds(since: rawStart)
+
+        let mebibytes = Double(bytes) / 1_048_576
+        return [
+            String(
+                format:
+                    "upload %.0f MiB file part: Osprey %.2f s (%.0f MiB/s), raw uploadTask(fromFile:) %.2f s (%.0f MiB/s)",
+                mebibytes, framework, mebibytes / framework, raw, mebibytes / raw),
+            String(
+                format:
+                    "  throughput %.0f %% of raw (target >= 80 %%); peak RSS after the Osprey upload %.1f MiB (target < 64 MiB)",
+                100 * raw / framework, Double(peak) / 1_048_576),
+        ]
+    }
+
+    private static func writeFile(at url: URL, bytes: Int) throws {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        let chunk = Data(repeating: 0x5A, count: 1_048_576)
+        var written = 0
+        while written < bytes {
+            let piece = min(chunk.count, bytes - written)
+            try handle.write(contentsOf: piece == chunk.count ? chunk : chunk.prefix(piece))
+            written += piece
+        }
+    }
+
+    private static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// The process's peak resident set size, from getrusage (kilobytes on Linux, bytes on Darwin).
+    private static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss)
+        #else
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024
+        #endif
+    }
+}
