@@ -5,22 +5,8 @@ import Foundation
 ///
 /// Encoded like ``URLParameters`` (RFC 3986 escaping, sorted keys, bracket notation). On a `GET`
 /// or `HEAD`, which carry no body, the parameters go to the query instead.
-open class FormURLParameters: BaseParameters, @unchecked Sendable {
-    // @unchecked: immutable after init; the inherited headers are locked by the base class.
-
-    /// The form fields.
-    public let parameters: [String: any Sendable]
-
-    /// Creates a form body.
-    public init(
-        _ parameters: [String: any Sendable] = [:],
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil,
-        encoding: ParameterEncoding? = nil
-    ) {
-        self.parameters = parameters
-        super.init(headers: headers, timeout: timeout, encoding: encoding)
-    }
+open class FormURLParameters: KeyValueParameters, @unchecked Sendable {
+    // @unchecked: no state of its own; see KeyValueParameters.
 
     /// Writes the form body, or the query for `GET` and `HEAD`.
     open override func encode(into draft: inout RequestDraft) throws {

@@ -6,22 +6,8 @@ import Foundation
 /// and nested dictionaries (see ``ParameterEncoding``); nil values are left out. Keys are sent
 /// sorted. A heterogeneous nested literal needs its type spelled out:
 /// `["filter": ["min": 2, "name": "x"] as [String: any Sendable]]`.
-open class URLParameters: BaseParameters, @unchecked Sendable {
-    // @unchecked: immutable after init; the inherited headers are locked by the base class.
-
-    /// The query parameters.
-    public let parameters: [String: any Sendable]
-
-    /// Creates query parameters.
-    public init(
-        _ parameters: [String: any Sendable] = [:],
-        headers: HTTPHeaders = [:],
-        timeout: TimeInterval? = nil,
-        encoding: ParameterEncoding? = nil
-    ) {
-        self.parameters = parameters
-        super.init(headers: headers, timeout: timeout, encoding: encoding)
-    }
+open class URLParameters: KeyValueParameters, @unchecked Sendable {
+    // @unchecked: no state of its own; see KeyValueParameters.
 
     /// Appends the parameters to the URL's query.
     open override func encode(into draft: inout RequestDraft) throws {
