@@ -66,7 +66,7 @@ enum URLRequestFactory {
             let host = url.host, !host.isEmpty
         else {
             throw APIError.invalidRequest(
-                reason: "\(redactedURL(text).debugDescription) is not a valid absolute URL")
+                reason: "\(Redaction.url(text).debugDescription) is not a valid absolute URL")
         }
         guard scheme == "http" || scheme == "https" else {
             throw APIError.invalidRequest(
@@ -75,30 +75,17 @@ enum URLRequestFactory {
         if let baseURL {
             guard let base = URL(string: baseURL), base.host != nil else {
                 throw APIError.invalidRequest(
-                    reason: "base URL \(redactedURL(baseURL).debugDescription) is not a valid URL")
+                    reason: "base URL \(Redaction.url(baseURL).debugDescription) is not a valid URL")
             }
-            guard sameOrigin(url, base) else {
+            guard url.hasSameOrigin(as: base) else {
                 throw APIError.invalidRequest(
                     reason:
-                        "\(redactedURL(text).debugDescription) leaves the API's origin \(redactedURL(baseURL))"
+                        "\(Redaction.url(text).debugDescription) leaves the API's origin \(Redaction.url(baseURL))"
                 )
             }
         }
         return url
     }
-
-    private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
-            && lhs.host?.lowercased() == rhs.host?.lowercased()
-            && effectivePort(lhs) == effectivePort(rhs)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        url.port
-            ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
-    }
-
-    static func redactedURL(_ text: String) -> String { Redaction.url(text) }
 }
 
 extension Route {

@@ -48,7 +48,7 @@ enum RedirectRules {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        let leftOrigin = !sameOrigin(target, original.url)
+        let leftOrigin = !target.hasSameOrigin(as: original.url)
         if leftOrigin {
             let remove = credentialHeaders.union(sensitiveHeaders)
             for name in (next.allHTTPHeaderFields ?? [:]).keys where remove.contains(name.lowercased()) {
@@ -56,15 +56,5 @@ enum RedirectRules {
             }
         }
         return .follow(next, leftOrigin: leftOrigin)
-    }
-
-    static func sameOrigin(_ lhs: URL, _ rhs: URL?) -> Bool {
-        guard let rhs else { return false }
-        func port(_ url: URL) -> Int? {
-            url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        }
-        return lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
-            && lhs.host?.lowercased() == rhs.host?.lowercased()
-            && port(lhs) == port(rhs)
     }
 }
