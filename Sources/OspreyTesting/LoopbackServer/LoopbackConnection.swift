@@ -26,6 +26,14 @@ struct LoopbackConnection {
             discardsBodies: core.configuration.discardsBodies
         )
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var throttle = core.configuration.readRateLimit.map { ReadThrottle(bytesPerSecond: $0) }
+        if let throttle {
+            readBuffer = [UInt8](repeating: 0, count: throttle.readSize)
+            // A small kernel buffer too, or it would soak up megabytes the throttle never paces;
+            // not tiny, or TCP's window updates would slow the reader below its rate.
+            var size: Int32 = 64 * 1024
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var sentContinue = false
         while true {
             do {
@@ -50,7 +58,12 @@ struct LoopbackConnection {
             do {
                 guard let count = try Socket.receive(fd, into: &readBuffer) else { continue }
                 guard count > 0 else { return }
+                core.recordReceived(count)
                 parser.append(readBuffer[0..<count])
+                if let delay = throttle?.delay(afterReading: count), delay > 0 {
+                    // Only a server stop interrupts: the client's unread bytes must stay unread.
+                    if case .woken = Socket.wait(for: -1, wakeFD: core.wakeReadFD, timeout: delay) { return }
+                }
             } catch {
                 return
             }
@@ -154,5 +167,27 @@ struct LoopbackConnection {
             }
         }
         return true
+    }
+}
+
+/// Paces a slow reader: how long to wait after each read to stay under a byte rate.
+struct ReadThrottle {
+    let bytesPerSecond: Int
+    private var start: Date?
+    private var total = 0
+
+    init(bytesPerSecond: Int) {
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// Reads of about a twentieth of a second's worth keep the pace smooth.
+    var readSize: Int { max(1, min(64 * 1024, bytesPerSecond / 20)) }
+
+    /// The seconds to wait after reading `count` more bytes.
+    mutating func delay(afterReading count: Int) -> TimeInterval {
+        let start = self.start ?? Date()
+        self.start = start
+        total += count
+        return Double(total) / Double(bytesPerSecond) - Date().timeIntervalSince(start)
     }
 }

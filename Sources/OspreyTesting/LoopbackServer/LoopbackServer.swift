@@ -37,16 +37,21 @@ public final class LoopbackServer: Sendable {
         /// `bodyLength` has the size. For uploads too large to hold (set a large
         /// `maximumBodyBytes` too).
         public var discardsBodies: Bool
+        /// Read at most this many bytes per second from each connection: a slow reader, which
+        /// keeps a large upload in flight long enough to cancel it half way. Nil reads at once.
+        public var readRateLimit: Int?
 
         /// Creates a configuration; the defaults suit ordinary API tests.
         public init(
             maximumHeadBytes: Int = 64 * 1024,
             maximumBodyBytes: Int = 64 * 1024 * 1024,
-            discardsBodies: Bool = false
+            discardsBodies: Bool = false,
+            readRateLimit: Int? = nil
         ) {
             self.maximumHeadBytes = maximumHeadBytes
             self.maximumBodyBytes = maximumBodyBytes
             self.discardsBodies = discardsBodies
+            self.readRateLimit = readRateLimit.map { max(1, $0) }
         }
     }
 
@@ -122,6 +127,10 @@ public final class LoopbackServer: Sendable {
     /// How many connections are open right now.
     public var openConnectionCount: Int { core.state.withLock { $0.openConnections } }
 
+    /// How many bytes the server has read from all its connections so far, complete requests or
+    /// not: the way to see that an upload is under way.
+    public var receivedByteCount: Int { core.state.withLock { $0.receivedBytes } }
+
     /// Blocks until at least `count` requests have arrived (or `timeout` passes).
     /// - Returns: whether the count was reached.
     @discardableResult
@@ -135,6 +144,13 @@ public final class LoopbackServer: Sendable {
     @discardableResult
     public func waitUntilNoOpenConnections(timeout: TimeInterval = 10) -> Bool {
         core.state.wait(timeout: timeout) { $0.openConnections == 0 }
+    }
+
+    /// Blocks until the server has read at least `count` bytes in all (or `timeout` passes).
+    /// - Returns: whether the count was reached.
+    @discardableResult
+    public func waitForReceivedBytes(atLeast count: Int, timeout: TimeInterval = 10) -> Bool {
+        core.state.wait(timeout: timeout) { $0.receivedBytes >= count }
     }
 
     /// The descriptors the server holds open right now, for its own leak tests.
@@ -154,6 +170,14 @@ public final class LoopbackServer: Sendable {
     @discardableResult
     public func waitUntilNoOpenConnections(timeout: TimeInterval = 10) async -> Bool {
         await offCooperativePool { self.waitUntilNoOpenConnections(timeout: timeout) as Bool }
+    }
+
+    /// Waits, without blocking Swift concurrency's threads, until the server has read at least
+    /// `count` bytes in all (or `timeout` passes).
+    /// - Returns: whether the count was reached.
+    @discardableResult
+    public func waitForReceivedBytes(atLeast count: Int, timeout: TimeInterval = 10) async -> Bool {
+        await offCooperativePool { self.waitForReceivedBytes(atLeast: count, timeout: timeout) as Bool }
     }
 
     /// Runs a blocking wait on a Dispatch thread: blocking one of the few cooperative threads
@@ -179,6 +203,7 @@ final class ServerCore: Sendable {
         var rejections: [LoopbackServer.Rejection] = []
         var acceptedConnections = 0
         var openConnections = 0
+        var receivedBytes = 0
         var connectionDescriptors: Set<Int32> = []
         var isStopped = false
         var threadCount = 0
@@ -261,6 +286,10 @@ final class ServerCore: Sendable {
 
     func record(_ request: LoopbackServer.Request) {
         state.withLock { $0.requests.append(request) }
+    }
+
+    func recordReceived(_ count: Int) {
+        state.withLock { $0.receivedBytes += count }
     }
 
     func record(_ rejection: LoopbackServer.Rejection) {

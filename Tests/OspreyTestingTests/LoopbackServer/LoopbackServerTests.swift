@@ -130,6 +130,23 @@ struct LoopbackServerTests {
         #expect(request.raw == Data(head.utf8))
     }
 
+    @Test("with readRateLimit, a body arrives slowly but whole; receivedByteCount shows its progress")
+    func slowReader() throws {
+        let server = try LoopbackServer(configuration: .init(readRateLimit: 256 * 1024))
+        defer { server.stop() }
+        server.route("POST", "/sink") { .text("\($0.body.count)") }
+        let connection = try RawConnection(port: server.port)
+        let size = 512 * 1024
+        let head = Data("POST /sink HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n".utf8)
+        try connection.send(head + Data(repeating: 0x42, count: size), timeout: 30)
+        #expect(server.waitForReceivedBytes(atLeast: 64 * 1024, timeout: 30))
+        // About two seconds of reading are still to come.
+        #expect(server.requests.isEmpty)
+        #expect(server.receivedByteCount < head.count + size)
+        #expect(try connection.readResponse(timeout: 30).body == Data("\(size)".utf8))
+        #expect(server.receivedByteCount == head.count + size)
+    }
+
     @Test("answers Expect: 100-continue before the body arrives")
     func expectContinue() throws {
         let server = try LoopbackServer()

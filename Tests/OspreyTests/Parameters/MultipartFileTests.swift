@@ -16,7 +16,8 @@ struct MultipartFileTests {
             at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         source = folder.appendingPathComponent("clip.mov")
         var generator = SystemRandomNumberGenerator()
-        content = Data((0..<(3 * 1024 * 1024 + 17)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let words = (0..<(3 * 1024 * 1024 / 8 + 3)).map { _ in generator.next() }
+        content = words.withUnsafeBytes { Data($0) }.prefix(3 * 1024 * 1024 + 17)
         try content.write(to: source)
     }
 
@@ -82,23 +83,73 @@ struct MultipartFileTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test("a missing, directory or unreadable file part fails before anything is sent")
+    @Test("cancelling mid-upload settles as cancelled, ends the connection and removes the temp file")
+    func cancelMidUpload() async throws {
+        // The server reads 2 MiB/s with a small socket buffer, so a 32 MiB body is still going
+        // out when the test cancels. The server sees the hang-up once it has read what the
+        // client's kernel had already buffered (a few MiB).
+        let server = try LoopbackServer(configuration: .init(readRateLimit: 2 * 1024 * 1024))
+        defer { server.stop() }
+        server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 201) }
+        let large = folder.appendingPathComponent("large.bin")
+        let size = 32 * 1024 * 1024
+        try Data(repeating: 0x5A, count: size).write(to: large)
+        let api = TestAPI(server)
+        let upload: Promise<Void> = api.request(
+            route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
+        #expect(await server.waitForReceivedBytes(atLeast: 512 * 1024, timeout: 30))
+        upload.cancel()
+        await #expect(throws: CancellationError.self) { try await upload.value }
+        #expect(await server.waitUntilNoOpenConnections(timeout: 30))
+        #expect(server.requests.isEmpty)
+        #expect(server.receivedByteCount < size)
+        await withCheckedContinuation { done in
+            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
+        #expect(temporaryFiles.isEmpty)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test("a missing, directory, special or unreadable file part fails before anything is sent")
     func badFiles() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         let api = TestAPI(server)
-        let missing = folder.appendingPathComponent("missing.bin")
-        for url in [missing, folder] {
+        let fifo = folder.appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let cases: [(URL, String)] = [
+            (folder.appendingPathComponent("missing.bin"), "does not exist"),
+            (folder, "is a directory"),
+            (fifo, "is not a regular file"),
+            (URL(fileURLWithPath: "/dev/zero"), "is not a regular file"),
+            (try unreadableFile(), "is not readable"),
+        ]
+        for (url, problem) in cases {
             let promise: Promise<Void> = api.request(
                 route: api.post(endpoint: "/x"), parameters: parameters([Part(name: "f", fileURL: url)]))
-            guard case .encodingFailed = try #require(await promise.apiError) else {
-                Issue.record("expected encodingFailed for \(url.lastPathComponent)")
+            guard case .encodingFailed(let reason, _) = try #require(await promise.apiError) else {
+                Issue.record("expected encodingFailed for \(url.path)")
                 continue
             }
+            #expect(reason.hasSuffix(problem), "\(url.path): \(reason)")
         }
         #expect(server.acceptedConnectionCount == 0)
         #expect(temporaryFiles.isEmpty)
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A regular file this process cannot read. Root reads any file whatever its mode, but not
+    /// a write-only sysctl: procfs checks those bits even for root.
+    private func unreadableFile() throws -> URL {
+        if getuid() != 0 {
+            let file = folder.appendingPathComponent("secret.bin")
+            try Data("secret".utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+            return file
+        }
+        let candidates = ["/proc/sys/vm/compact_memory", "/proc/sys/vm/drop_caches"]
+        let path = try #require(candidates.first { FileManager.default.fileExists(atPath: $0) })
+        return URL(fileURLWithPath: path)
     }
 
     @Test("an in-memory body above the limit goes through a file and arrives the same")

@@ -1,31 +1,38 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes a multipart body to a temporary file, copying file parts a chunk at a time so that
 /// memory stays flat whatever their size.
 enum MultipartFileWriter {
     static let chunkSize = 1024 * 1024
 
     /// The size of a file part's file.
-    /// - Throws: ``APIError/encodingFailed(reason:underlying:)`` if it is missing, a directory or
-    ///   unreadable: the request fails before anything is sent.
+    /// - Throws: ``APIError/encodingFailed(reason:underlying:)`` if it is missing, a directory,
+    ///   not a regular file (a FIFO or `/dev/zero` could block or never end) or unreadable: the
+    ///   request fails before anything is sent.
     static func validatedSize(of url: URL) throws -> Int {
-        var isDirectory: ObjCBool = false
-        guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        else {
-            throw APIError.encodingFailed(
-                reason: "file part \(url.lastPathComponent.debugDescription) does not exist", underlying: nil)
+        let name = url.lastPathComponent.debugDescription
+        func failure(_ problem: String, _ underlying: (any Error)? = nil) -> APIError {
+            .encodingFailed(reason: "file part \(name) \(problem)", underlying: underlying)
         }
-        guard !isDirectory.boolValue else {
-            throw APIError.encodingFailed(
-                reason: "file part \(url.lastPathComponent.debugDescription) is a directory", underlying: nil)
+        guard url.isFileURL, let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        else { throw failure("does not exist") }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: break
+        case .typeDirectory?: throw failure("is a directory")
+        default: throw failure("is not a regular file")
         }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
-            throw APIError.encodingFailed(
-                reason: "file part \(url.lastPathComponent.debugDescription) is not readable", underlying: nil
-            )
+        // Opening is the only true test: permission bits, ACLs and the process's privileges all
+        // take part, and root passes access checks that reading would still fail.
+        do {
+            try FileHandle(forReadingFrom: url).close()
+        } catch {
+            throw failure("is not readable", error)
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Writes the body; returns the file and the boundary. The file is removed if writing fails.
@@ -61,6 +68,20 @@ enum MultipartFileWriter {
     private static func copy(_ url: URL, to output: FileHandle) throws {
         let input = try FileHandle(forReadingFrom: url)
         defer { try? input.close() }
+        #if os(Linux)
+            // The kernel copies without the bytes passing through this process: no user-space
+            // buffer and no second copy, which the upload benchmark shows.
+            while true {
+                let copied = sendfile(output.fileDescriptor, input.fileDescriptor, nil, chunkSize)
+                if copied == 0 { return }
+                if copied < 0 {
+                    if errno == EINTR { continue }
+                    // Not supported between these file systems (or by this kernel): copy by hand
+                    // from where the kernel stopped; both descriptors' offsets have moved with it.
+                    break
+                }
+            }
+        #endif
         while let chunk = try input.read(upToCount: chunkSize), !chunk.isEmpty {
             try output.write(contentsOf: chunk)
         }
