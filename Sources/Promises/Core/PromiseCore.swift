@@ -51,9 +51,15 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         upstream: (any UpstreamPromise)? = nil
     ) -> PromiseCore<Value> {
         let storage = Storage(bufferClass: PromiseCore<Value>.self, minimumCapacity: 1) { _, _ in
-            let isSettled: Bool
-            if case .pending = state { isSettled = false } else { isSettled = true }
-            return PromiseLock(defaultQueue: defaultQueue, isSettled: isSettled, headerType: Header.self)
+            var lock = PromiseLock(defaultQueue: defaultQueue, isSettled: false, headerType: Header.self)
+            switch state {
+            case .pending:
+                break
+            case .draining(let outcome), .settled(let outcome):
+                lock.isSettled = true
+                lock.headerNeedsDestroy = upstream != nil || !Self.isTrivial(outcome)
+            }
+            return lock
         }
         storage.withUnsafeMutablePointers { lock, header in
             PlatformMutex.initialize(PromiseLock.mutex(in: lock))
@@ -65,8 +71,10 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
 
     deinit {
         lockStorage.withUnsafeMutablePointerToHeader { lock in
-            lock.pointee.headerType.deinitialize(
-                at: UnsafeMutableRawPointer(lock) + lock.pointee.headerOffset)
+            if lock.pointee.headerNeedsDestroy {
+                lock.pointee.headerType.deinitialize(
+                    at: UnsafeMutableRawPointer(lock) + lock.pointee.headerOffset)
+            }
             PlatformMutex.destroy(PromiseLock.mutex(in: lock))
             _ = lock.deinitialize(count: 1)
         }
@@ -106,6 +114,28 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         lockStorage.withUnsafeMutablePointerToHeader { $0.pointee.isSettled = true }
     }
 
+    /// Puts the header in its final state; call with the mutex held. Once settled for good,
+    /// every callback, hook and the upstream reference are gone, so only the outcome may need
+    /// destroying: when it does not, the (unspecialised, metadata-hungry) deinitialiser can skip
+    /// the header altogether.
+    @inlinable
+    func settleForGood(_ header: inout Header, _ outcome: Outcome<Value>) {
+        header.state = .settled(outcome)
+        let trivial = Self.isTrivial(outcome)
+        lockStorage.withUnsafeMutablePointerToHeader { $0.pointee.headerNeedsDestroy = !trivial }
+    }
+
+    /// Whether destroying `outcome` would do nothing: a cancellation, or a value of a plain-data
+    /// type (decided at compile time in specialised code).
+    @inlinable
+    static func isTrivial(_ outcome: Outcome<Value>) -> Bool {
+        switch outcome {
+        case .cancelled: true
+        case .fulfilled: _isPOD(Value.self)
+        case .rejected: false
+        }
+    }
+
     /// The outcome once settled (or draining), nil while pending.
     @inlinable
     var outcome: Outcome<Value>? {
@@ -126,15 +156,17 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         typealias Taken = (Callback?, [Callback], [@Sendable () -> Void], (any UpstreamPromise)?)
         let taken = withLock { header -> Taken? in
             guard case .pending = header.state else { return nil }
-            header.state = .draining(outcome)
+            // With no callback to hand out there is nothing to drain: settle for good at once,
+            // which spares leaf promises a second trip through the lock.
+            let hasCallbacks = header.firstCallback != nil || !header.moreCallbacks.isEmpty
+            let taken = (header.firstCallback, header.moreCallbacks, header.cancelHooks, header.upstream)
+            header.firstCallback = nil
+            header.moreCallbacks = []
+            header.cancelHooks = []
+            header.upstream = nil
             markSettled()
-            defer {
-                header.firstCallback = nil
-                header.moreCallbacks = []
-                header.cancelHooks = []
-                header.upstream = nil
-            }
-            return (header.firstCallback, header.moreCallbacks, header.cancelHooks, header.upstream)
+            if hasCallbacks { header.state = .draining(outcome) } else { settleForGood(&header, outcome) }
+            return taken
         }
         guard let (first, more, cancelHooks, upstream) = taken else { return false }
         if case .cancelled = outcome {
@@ -142,12 +174,13 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
             // Asynchronously, so that cancelling the tail of a long chain cannot overflow the stack.
             if let upstream, !fromUpstream { upstream.defaultQueue.async { upstream.requestCancel() } }
         }
+        guard first != nil || !more.isEmpty else { return true }
         first?(outcome)
         for callback in more { callback(outcome) }
         // Hand out callbacks that arrived while draining, then settle for good.
         while let late = withLock({ header -> [Callback]? in
             guard header.firstCallback != nil || !header.moreCallbacks.isEmpty else {
-                header.state = .settled(outcome)
+                settleForGood(&header, outcome)
                 return nil
             }
             defer {

@@ -45,6 +45,10 @@ struct PromiseLock {
     @usableFromInline let headerType: any TailAllocatedHeader.Type
     /// Where the generic header starts, counted from the start of this lock part.
     @usableFromInline var headerOffset = 0
+    /// False once the header holds nothing that needs destroying (see
+    /// `PromiseCore.settleForGood`). Guarded by the mutex; read by the deinitialiser, which runs
+    /// after every other reference is gone.
+    @usableFromInline var headerNeedsDestroy = true
 
     @inlinable
     init(defaultQueue: DispatchQueue, isSettled: Bool, headerType: any TailAllocatedHeader.Type) {
@@ -69,16 +73,19 @@ protocol UpstreamPromise: AnyObject, Sendable {
     var defaultQueue: DispatchQueue { get }
 }
 
-/// A header stored in the element area of a promise core's allocation.
+/// A header stored in the element area of a promise core's allocation. No requirements: the
+/// deinitialiser calls the extension method below on the stored metatype, which hands the
+/// header's metadata straight to the runtime. A requirement implemented in `PromiseHeader` would
+/// instead run as generic code over `Value` and look `PromiseHeader<Value>` up on every call.
 @usableFromInline
-protocol TailAllocatedHeader {
-    /// Deinitialises the header stored at `address`.
-    static func deinitialize(at address: UnsafeMutableRawPointer)
-}
+protocol TailAllocatedHeader {}
 
-extension PromiseHeader: TailAllocatedHeader {
-    @inlinable
+extension TailAllocatedHeader {
+    /// Deinitialises the header stored at `address`.
+    @usableFromInline
     static func deinitialize(at address: UnsafeMutableRawPointer) {
         _ = address.assumingMemoryBound(to: Self.self).deinitialize(count: 1)
     }
 }
+
+extension PromiseHeader: TailAllocatedHeader {}

@@ -70,4 +70,34 @@ struct PromiseReleaseTests {
         _ = try await observed.value
         #expect(weakOwner == nil)
     }
+
+    /// The deinitialiser skips the header when the outcome is plain data; these prove it still
+    /// destroys outcomes that hold references, however the promise was settled or made.
+    @Test("a promise's value, error and handlers are released with it", arguments: 0..<5)
+    func outcomeReleased(way: Int) async throws {
+        struct TokenError: Error { let token: Token }
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            switch way {
+            case 0: _ = Promise(value: token)
+            case 1: _ = Promise<Int>(error: TokenError(token: token))
+            case 2:
+                let (promise, resolver) = Promise<Token>.pending()
+                resolver.fulfill(token)
+                #expect(try await promise.value === token)
+            case 3:
+                let (promise, resolver) = Promise<Int>.pending()
+                resolver.reject(TokenError(token: token))
+                _ = await promise.result
+            default:
+                // Pending forever: released with its handler unrun.
+                let (promise, resolver) = Promise<Int>.pending()
+                promise.onSuccess { _ in withExtendedLifetime(token) {} }
+                withExtendedLifetime(resolver) {}
+            }
+        }
+        #expect(weakToken == nil)
+    }
 }
