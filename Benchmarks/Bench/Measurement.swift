@@ -6,17 +6,35 @@ import Foundation
 struct Measurement {
     let repetitions: Int
 
-    /// Runs `body` `repetitions` times after one warm-up run; returns the median in seconds.
-    func median(_ body: () throws -> Void) rethrows -> Double {
-        try body()
-        var samples: [Double] = []
-        for _ in 0..<repetitions {
+    /// The medians of a baseline and a measured workload, and the ratio between them.
+    struct Timings {
+        var baseline: Double
+        var measured: Double
+        /// The median of the ratios of runs made back to back: steadier than the ratio of the
+        /// two medians when the machine's speed drifts during the run.
+        var ratio: Double
+    }
+
+    /// Runs each workload once to warm up, then `repetitions` times in alternation (baseline,
+    /// measured, baseline, …), so that both see the same machine. Times are in seconds.
+    func interleaved(baseline: () throws -> Void, measured: () throws -> Void) rethrows -> Timings {
+        func time(_ body: () throws -> Void) rethrows -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
             try body()
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        try baseline()
+        try measured()
+        var pairs: [(baseline: Double, measured: Double)] = []
+        for _ in 0..<repetitions {
+            pairs.append((try time(baseline), try time(measured)))
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return Timings(
+            baseline: median(pairs.map(\.baseline)),
+            measured: median(pairs.map(\.measured)),
+            ratio: median(pairs.map { $0.measured / $0.baseline })
+        )
     }
 }
 
@@ -25,18 +43,18 @@ struct Comparison {
     var workload: String
     var operations: Int
     var baselineName: String
-    var baseline: Double
-    var measured: Double
+    var timings: Measurement.Timings
     var target: Double?
 
-    var ratio: Double { measured / baseline }
+    var ratio: Double { timings.ratio }
 
     func report() -> String {
-        let perOperation = measured / Double(operations) * 1e9
-        let basePerOperation = baseline / Double(operations) * 1e9
+        let perOperation = timings.measured / Double(operations) * 1e9
+        let basePerOperation = timings.baseline / Double(operations) * 1e9
         var line = String(
             format: "%@  median %.1f ms (%.0f ns/op)  vs %@ %.1f ms (%.0f ns/op)  ratio %.2f",
-            workload, measured * 1000, perOperation, baselineName, baseline * 1000, basePerOperation, ratio
+            workload, timings.measured * 1000, perOperation, baselineName, timings.baseline * 1000,
+            basePerOperation, ratio
         )
         if let target { line += String(format: "  (target <= %.2f)", target) }
         return line

@@ -54,7 +54,7 @@ struct NetworkWorkloads {
         var comparisons: [Comparison] = []
         for (name, url, count) in [("small", smallURL, 600 / scale), ("large", largeURL, 120 / scale)] {
             for inFlight in [1, 16] {
-                let raw = measurement.median {
+                let raw: () -> Void = {
                     Self.drive(count: count, inFlight: inFlight) { done in
                         session.dataTask(with: url) { data, _, _ in
                             if name == "small", let data {
@@ -64,7 +64,7 @@ struct NetworkWorkloads {
                         }.resume()
                     }
                 }
-                let measured = measurement.median {
+                let measured: () -> Void = {
                     Self.drive(count: count, inFlight: inFlight) { done in framework[name]!(done) }
                 }
                 comparisons.append(
@@ -72,8 +72,7 @@ struct NetworkWorkloads {
                         workload: "GET \(name) x\(count), \(inFlight) in flight",
                         operations: count,
                         baselineName: "raw URLSession",
-                        baseline: raw,
-                        measured: measured,
+                        timings: measurement.interleaved(baseline: raw, measured: measured),
                         target: 1 / 0.95
                     )
                 )

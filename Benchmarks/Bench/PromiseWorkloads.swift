@@ -22,7 +22,7 @@ struct PromiseWorkloads {
     func createObserveFulfil() -> Comparison {
         let count = 1_000_000 / scale
         let queue = DispatchQueue(label: "bench.w1")
-        let baseline = measurement.median {
+        let baseline: () -> Void = {
             let counter = SerialCounter()
             for index in 0..<count {
                 queue.async { counter.value &+= index }
@@ -30,7 +30,7 @@ struct PromiseWorkloads {
             queue.sync {}
             check(counter.value == count * (count - 1) / 2, "W1 baseline count")
         }
-        let measured = measurement.median {
+        let measured: () -> Void = {
             let counter = SerialCounter()
             for index in 0..<count {
                 let (promise, resolver) = Promise<Int>.pending()
@@ -44,8 +44,7 @@ struct PromiseWorkloads {
             workload: "W1 create+onSuccess+fulfil x\(count)",
             operations: count,
             baselineName: "DispatchQueue.async",
-            baseline: baseline,
-            measured: measured,
+            timings: measurement.interleaved(baseline: baseline, measured: measured),
             target: 1.5
         )
     }
@@ -54,7 +53,7 @@ struct PromiseWorkloads {
     func chain() -> Comparison {
         let count = 100_000 / scale
         let queue = DispatchQueue(label: "bench.w2")
-        let baseline = measurement.median {
+        let baseline: () -> Void = {
             let done = DispatchSemaphore(value: 0)
             let counter = SerialCounter()
             @Sendable func hop(_ remaining: Int) {
@@ -67,7 +66,7 @@ struct PromiseWorkloads {
             done.wait()
             check(counter.value == count, "W2 baseline count")
         }
-        let measured = measurement.median {
+        let measured: () -> Void = {
             let done = DispatchSemaphore(value: 0)
             let (head, resolver) = Promise<Int>.pending()
             var tail = head
@@ -85,8 +84,7 @@ struct PromiseWorkloads {
             workload: "W2 chain of \(count) thens, build+resolve",
             operations: count,
             baselineName: "chained async hops",
-            baseline: baseline,
-            measured: measured,
+            timings: measurement.interleaved(baseline: baseline, measured: measured),
             target: 2.0
         )
     }
@@ -96,7 +94,7 @@ struct PromiseWorkloads {
         let count = 1_000_000 / scale
         let queues = [DispatchQueue(label: "bench.w5.a"), DispatchQueue(label: "bench.w5.b")]
         let promises = (0..<count).map { Promise(value: $0) }
-        let baseline = measurement.median {
+        let baseline: () -> Void = {
             let counters = [SerialCounter(), SerialCounter()]
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
                 let counter = counters[thread]
@@ -105,7 +103,7 @@ struct PromiseWorkloads {
             for queue in queues { queue.sync {} }
             check(counters.allSatisfy { $0.value == count * (count - 1) / 2 }, "W5 baseline count")
         }
-        let measured = measurement.median {
+        let measured: () -> Void = {
             let counters = [SerialCounter(), SerialCounter()]
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
                 let counter = counters[thread]
@@ -118,8 +116,7 @@ struct PromiseWorkloads {
             workload: "W5 settled x\(count) observed from 2 threads",
             operations: 2 * count,
             baselineName: "DispatchQueue.async",
-            baseline: baseline,
-            measured: measured,
+            timings: measurement.interleaved(baseline: baseline, measured: measured),
             target: 1.5
         )
     }
@@ -128,7 +125,7 @@ struct PromiseWorkloads {
     func cancelChain() -> Comparison {
         let count = 100_000 / scale
         let queue = DispatchQueue(label: "bench.w8")
-        let baseline = measurement.median {
+        let baseline: () -> Void = {
             let done = DispatchSemaphore(value: 0)
             @Sendable func hop(_ remaining: Int) {
                 queue.async { if remaining == 0 { done.signal() } else { hop(remaining - 1) } }
@@ -137,7 +134,7 @@ struct PromiseWorkloads {
             done.wait()
         }
         final class Tracker: Sendable {}
-        let measured = measurement.median {
+        let measured: () -> Void = {
             let done = DispatchSemaphore(value: 0)
             let finallies = SerialCounter()
             weak var weakTracker: Tracker?
@@ -162,8 +159,7 @@ struct PromiseWorkloads {
             workload: "W8 cancel a chain of \(count) finallys",
             operations: count,
             baselineName: "chained async hops",
-            baseline: baseline,
-            measured: measured,
+            timings: measurement.interleaved(baseline: baseline, measured: measured),
             target: nil
         )
     }

@@ -5,15 +5,15 @@ import Foundation
 // `--only W1` runs one workload (for profiling).
 
 let quick = CommandLine.arguments.contains("--quick")
-let measurement = Measurement(repetitions: quick ? 1 : 5)
+let measurement = Measurement(repetitions: quick ? 1 : 7)
 let scale = quick ? 100 : 1
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
 }
 
 print("osprey-bench\(quick ? " --quick (smoke run: sizes / 100, times meaningless)" : "")")
-print("Each line: the workload's median over \(measurement.repetitions) runs and its ratio to a baseline")
-print("measured in this same run.\n")
+print("Each line: medians over \(measurement.repetitions) runs of the workload and of a baseline run in")
+print("alternation with it, and the median ratio of back-to-back runs.\n")
 
 if only == nil || only?.hasPrefix("W") == true {
     print("Promises")

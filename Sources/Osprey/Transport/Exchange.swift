@@ -84,6 +84,9 @@ final class Exchange: Sendable {
         if let task, task.state == .running || task.state == .suspended { task.cancel() }
     }
 
+    /// The most memory reserved from a `Content-Length` before the bytes arrive.
+    private static let largestReservation = 8 * 1024 * 1024
+
     private static func isBodyComplete(_ state: State) -> Bool {
         guard let response = state.response, response.expectedContentLength >= 0 else { return false }
         return Int64(state.data.count) >= response.expectedContentLength
@@ -127,7 +130,14 @@ final class Exchange: Sendable {
             // A compressed body's Content-Length says nothing about its decoded size.
             let encoded =
                 response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-            guard let limit = original.maximumResponseBytes, !encoded else { return false }
+            let limit = original.maximumResponseBytes
+            if !encoded, response.expectedContentLength > 0 {
+                // Room for the announced body up front instead of regrowing chunk by chunk;
+                // capped, because the header is only the server's word.
+                let cap = min(limit ?? Int.max, Self.largestReservation)
+                state.data.reserveCapacity(Int(min(response.expectedContentLength, Int64(cap))))
+            }
+            guard let limit, !encoded else { return false }
             return response.expectedContentLength > Int64(limit)
         }
         if tooLarge, let limit = original.maximumResponseBytes {

@@ -21,11 +21,9 @@ public final class URLSessionTransport: HTTPTransport {
     ///   cache) by default.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "osprey.transport.delegate"
         self.delegate = delegate
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        session = URLSession(
+            configuration: configuration, delegate: delegate, delegateQueue: .transportDelegateQueue())
     }
 
     deinit {

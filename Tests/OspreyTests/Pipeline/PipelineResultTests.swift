@@ -35,6 +35,25 @@ struct PipelineResultTests {
         #expect(response.headers["etag"] == "\"v1\"")
     }
 
+    @Test("large bodies arrive byte for byte, several at once: chunks are delivered in order")
+    func largeBodies() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        var generator = SystemRandomNumberGenerator()
+        let bodies = (0..<4).map { index in
+            let words = (0..<((3 + index) * 1024 * 1024 / 8)).map { _ in generator.next() }
+            return words.withUnsafeBytes { Data($0) } + Data([UInt8(index)])
+        }
+        server.route("GET", "/blob/:index") { request in
+            LoopbackServer.Response(body: bodies[Int(request.pathParameters["index"]!)!])
+        }
+        let api = TestAPI(server)
+        let received = try await Promise.all(
+            (0..<4).map { index -> Promise<Data> in api.request(route: api.get(endpoint: "/blob/\(index)")) }
+        ).value
+        #expect(received == bodies)
+    }
+
     @Test("an unacceptable status carries the status, the body and the parser's typed error")
     func unacceptableStatus() async throws {
         let server = try LoopbackServer()
