@@ -198,21 +198,32 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
     /// `observing` counts the registration as an observer that may later request cancellation.
     @inlinable
     func register(observing: Bool, _ callback: @escaping Callback) {
-        let settledOutcome = withLock { header -> Outcome<Value>? in
+        if let settledOutcome = register(observing: observing, making: { callback }) {
+            callback(settledOutcome)
+        }
+    }
+
+    /// Registers the callback `make` builds while the promise is pending (or draining), and
+    /// returns nil; once settled for good, builds nothing and returns the outcome, for the caller
+    /// to run the callback at once. Building it only when it must be stored lets a caller that
+    /// creates and calls it on the spot keep its context off the heap. `make` runs under the
+    /// lock, so it must only assemble a closure.
+    @inlinable
+    func register(observing: Bool, making make: () -> Callback) -> Outcome<Value>? {
+        withLock { header -> Outcome<Value>? in
             if observing { header.observers += 1 }
             switch header.state {
             case .settled(let outcome):
                 return outcome
             case .pending, .draining:
                 if header.firstCallback == nil, header.moreCallbacks.isEmpty {
-                    header.firstCallback = callback
+                    header.firstCallback = make()
                 } else {
-                    header.moreCallbacks.append(callback)
+                    header.moreCallbacks.append(make())
                 }
                 return nil
             }
         }
-        if let settledOutcome { callback(settledOutcome) }
     }
 
     /// Adds a hook run when the promise is cancelled; runs it at once if it already was.

@@ -10,7 +10,12 @@ extension Promise {
         _ makeCallback: (PromiseCore<Other>) -> PromiseCore<Value>.Callback
     ) -> Promise<Other> {
         let derived: PromiseCore<Other> = core.makeDerived()
-        core.register(observing: true, makeCallback(derived))
+        if let outcome = core.register(observing: true, making: { makeCallback(derived) }) {
+            // Already settled for good: every earlier callback has been handed out, so running
+            // this one now keeps registration order. Created and called right here, the
+            // callback's context can stay off the heap.
+            makeCallback(derived)(outcome)
+        }
         return Promise<Other>(core: derived)
     }
 }
