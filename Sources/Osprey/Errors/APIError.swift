@@ -21,6 +21,9 @@ public enum APIError: Error, Sendable {
     case encodingFailed(reason: String, underlying: (any Error)?)
     /// A `preprocess()` hook (of the parameters or of the API) threw. Nothing was sent.
     case preprocessingFailed(underlying: any Error)
+    /// A ``RequestAdapter`` failed (for example, a token could not be refreshed). Nothing was
+    /// sent in that attempt.
+    case adaptationFailed(underlying: any Error)
     /// The request could not be completed: no connection, a dropped connection, a truncated
     /// body, a TLS failure. Carries the `URLError` (or other transport error).
     case transport(underlying: any Error, context: Context)
@@ -75,7 +78,7 @@ extension APIError {
             .redirectRefused(_, let context), .unacceptableStatus(let context, _),
             .parsingFailed(_, let context):
             context
-        case .invalidRequest, .encodingFailed, .preprocessingFailed, .cancelled:
+        case .invalidRequest, .encodingFailed, .preprocessingFailed, .adaptationFailed, .cancelled:
             nil
         }
     }
@@ -94,7 +97,7 @@ extension APIError {
         switch self {
         case .encodingFailed(_, let underlying): underlying
         case .transport(let underlying, _), .parsingFailed(let underlying, _),
-            .preprocessingFailed(let underlying):
+            .preprocessingFailed(let underlying), .adaptationFailed(let underlying):
             underlying
         case .unacceptableStatus(_, let serverError): serverError
         case .invalidRequest, .timedOut, .responseTooLarge, .redirectRefused, .cancelled: nil
@@ -112,6 +115,8 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Encoding failed: \(reason)" + (underlying.map { " (\($0))" } ?? "")
         case .preprocessingFailed(let underlying):
             "Preprocessing failed: \(underlying)"
+        case .adaptationFailed(let underlying):
+            "Request adapter failed: \(underlying)"
         case .transport(let underlying, let context):
             "Transport error for \(context): \(Redaction.error(underlying))"
         case .timedOut(let context):

@@ -21,6 +21,13 @@ public struct APIConfiguration: Sendable {
     /// Headers (lower-case) removed, with the usual credentials, when a redirect leaves the
     /// original origin.
     public var sensitiveHeaders: Set<String> = ["x-api-key", "api-key", "x-auth-token"]
+    /// Change each attempt's request before it is sent (tokens, signatures), in order.
+    public var adapters: [any RequestAdapter] = []
+    /// Decides whether a failed attempt is sent again; none by default. See
+    /// ``StandardRetryPolicy``.
+    public var retryPolicy: (any RetryPolicy)?
+    /// See every attempt and every outcome, such as ``LoggingMonitor``.
+    public var monitors: [any EventMonitor] = []
 
     /// The defaults.
     public init() {}

@@ -20,7 +20,7 @@ extension AbstractAPI {
             // 0. A request cancelled before it started sends nothing.
             guard resolver.isPending else { return }
 
-            // 1. Prepare and build the URLRequest (nothing has been sent if this fails).
+            // 1–2. Preprocess, then build the URLRequest (nothing has been sent if this fails).
             let urlRequest: URLRequest
             let bodyFile: RequestDraft.BodyFile?
             do {
@@ -31,36 +31,16 @@ extension AbstractAPI {
                 return
             }
 
-            // 2. Send, with the transport enforcing timeouts, size limits and redirect rules.
-            let exchange = transport.send(
-                TransportRequest(
-                    urlRequest: urlRequest,
-                    bodyFileURL: bodyFile?.url,
-                    idleTimeout: parameters?.timeout ?? configuration.timeout,
-                    deadline: configuration.deadline,
-                    maximumResponseBytes: configuration.maximumResponseBytes,
-                    redirectPolicy: configuration.redirectPolicy,
-                    sensitiveHeaders: configuration.sensitiveHeaders
-                )
-            )
-            resolver.onCancel { exchange.cancel() }
-
-            // 3. Validate the status, then decode the body or the error body.
-            exchange.onResult(in: requestQueue) { [self] result in
-                // The upload is over, whatever its outcome: a temporary body file can go.
-                if let bodyFile, bodyFile.isTemporary {
-                    try? FileManager.default.removeItem(at: bodyFile.url)
-                }
-                do {
-                    resolver.fulfill(try handle(result.get(), decode: decode))
-                } catch let error as APIError {
-                    resolver.reject(mapError(error))
-                } catch is CancellationError {
-                    resolver.cancel()
-                } catch {
-                    resolver.reject(error)
-                }
-            }
+            // 3–6. Adapt, send, validate and parse, retry per the policy, settle: RequestRun.
+            RequestRun(
+                api: self,
+                resolver: resolver,
+                request: urlRequest,
+                bodyFile: bodyFile,
+                idleTimeout: parameters?.timeout ?? configuration.timeout,
+                configuration: configuration,
+                decode: decode
+            ).start()
         }
         return promise
     }
@@ -84,7 +64,8 @@ extension AbstractAPI {
             parameters: parameters, headers: headers, encoding: configuration.encoding)
     }
 
-    private func handle<Value>(
+    /// Validates the status, then decodes the body (or the error body, for the error).
+    func handle<Value>(
         _ exchange: TransportResponse,
         decode: (TransportResponse, any ResponseParser) throws -> Value
     ) throws -> Value {

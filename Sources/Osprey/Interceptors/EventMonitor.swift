@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sees what every request does: each attempt starting, each retry, and the outcome, whether
+/// success, failure or cancellation.
+///
+/// Monitors are called on the API's request queue, one event at a time per request: keep them
+/// quick, and hand slow work (writing files, sending metrics) to a queue of your own.
+public protocol EventMonitor: Sendable {
+    /// Receives one event.
+    func receive(_ event: APIEvent)
+}
+
+/// Something that happened to a request. Its `description` is safe to log: no credentials.
+public struct APIEvent: Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Sendable {
+        /// An attempt is being sent (after the adapters ran).
+        case started
+        /// The attempt failed with `error`; the next one starts after `delay` seconds.
+        case retrying(after: APIError, delay: TimeInterval)
+        /// The request succeeded.
+        case succeeded
+        /// The request failed for good.
+        case failed(APIError)
+        /// The request was cancelled.
+        case cancelled
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The request of the current attempt (it holds credentials: log `description`, not this).
+    public let request: URLRequest
+    /// The response of the attempt, when one arrived.
+    public let response: HTTPURLResponse?
+    /// The attempt, from 1.
+    public let attempt: Int
+    /// Seconds since the request was first started.
+    public let elapsed: TimeInterval
+
+    /// Creates an event.
+    public init(
+        kind: Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int, elapsed: TimeInterval
+    ) {
+        self.kind = kind
+        self.request = request
+        self.response = response
+        self.attempt = attempt
+        self.elapsed = elapsed
+    }
+
+    /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted.
+    public var description: String {
+        var text =
+            "\(request.httpMethod ?? "GET") \(request.url.map { Redaction.url($0.absoluteString) } ?? "?")"
+        if let response { text += " -> \(response.statusCode)" }
+        switch kind {
+        case .started: text += ": started"
+        case .retrying(let error, let delay):
+            text += ": retrying in \(String(format: "%.3f", delay)) s after: \(error)"
+        case .succeeded: text += ": succeeded"
+        case .failed(let error): text += ": failed: \(error)"
+        case .cancelled: text += ": cancelled"
+        }
+        return text + " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s)"
+    }
+}
+
+/// An ``EventMonitor`` that writes each event's redacted description, and optionally each
+/// attempt's request as a (redacted) cURL command.
+///
+/// ```swift
+/// configuration.monitors = [LoggingMonitor()]            // print
+/// configuration.monitors = [LoggingMonitor { logger.debug("\($0)") }]
+/// ```
+public struct LoggingMonitor: EventMonitor {
+    private let includesCURL: Bool
+    private let log: @Sendable (String) -> Void
+
+    /// Creates a monitor.
+    /// - Parameters:
+    ///   - includesCURL: Also log a cURL command for each attempt, credentials redacted.
+    ///   - log: Where lines go; `print` by default.
+    public init(includesCURL: Bool = false, log: @escaping @Sendable (String) -> Void = { print($0) }) {
+        self.includesCURL = includesCURL
+        self.log = log
+    }
+
+    /// Logs the event.
+    public func receive(_ event: APIEvent) {
+        log(event.description)
+        if includesCURL, case .started = event.kind {
+            log(event.request.cURLDescription())
+        }
+    }
+}

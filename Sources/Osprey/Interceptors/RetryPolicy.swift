@@ -1,0 +1,21 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Decides whether a failed request is sent again, and after how long.
+///
+/// The pipeline asks after every failed attempt (a transport error, a timeout, an unacceptable
+/// status), never after a cancellation or an error in building, adapting or parsing. A retry
+/// runs the request adapters again and resends the same body. The API's total `deadline`
+/// covers every attempt and every wait: a retry that could not start before it is not made.
+/// ``StandardRetryPolicy`` covers the usual needs.
+public protocol RetryPolicy: Sendable {
+    /// The seconds to wait before attempt `attempt + 1`, or nil to give up with `error`.
+    /// - Parameters:
+    ///   - error: Why attempt `attempt` failed.
+    ///   - request: The request as sent in that attempt.
+    ///   - attempt: The attempt that failed, from 1.
+    func retryDelay(after error: APIError, request: URLRequest, attempt: Int) -> TimeInterval?
+}

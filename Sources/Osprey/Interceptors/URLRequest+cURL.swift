@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// The request as a `curl` command line, quoted for POSIX shells.
+    ///
+    /// By default credentials are replaced by `<redacted>`: the values of sensitive headers
+    /// (see ``HTTPHeaders/isSensitive(_:)``), user info in the URL, and query values whose names
+    /// look like secrets (`token`, `key`, `secret`, `password`, `signature`, …). The body is
+    /// summarised by its size, since it may hold a password.
+    /// - Parameter revealingCredentials: Show everything, body included (UTF-8 bodies up to
+    ///   64 KiB); for local debugging only.
+    public func cURLDescription(revealingCredentials: Bool = false) -> String {
+        var parts = ["curl"]
+        let method = httpMethod ?? "GET"
+        if method != "GET" { parts += ["-X", Self.shellQuoted(method)] }
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let shown = !revealingCredentials && HTTPHeaders.isSensitive(name) ? "<redacted>" : value
+            parts += ["-H", Self.shellQuoted("\(name): \(shown)")]
+        }
+        if let body = httpBody, !body.isEmpty {
+            if revealingCredentials, body.count <= 64 * 1024, let text = String(data: body, encoding: .utf8) {
+                parts += ["--data-binary", Self.shellQuoted(text)]
+            } else {
+                parts += ["--data-binary", Self.shellQuoted("<\(body.count) bytes>")]
+            }
+        }
+        let address = url.map { revealingCredentials ? $0.absoluteString : Self.redacted($0) } ?? ""
+        parts.append(Self.shellQuoted(address))
+        return parts.joined(separator: " ")
+    }
+
+    /// Single quotes, with each `'` written as `'\''`: nothing inside is interpreted.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    private static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return "<unparseable URL>"
+        }
+        if components.user != nil || components.password != nil {
+            components.user = "<redacted>"
+            components.password = nil
+        }
+        if let items = components.percentEncodedQueryItems, !items.isEmpty {
+            components.percentEncodedQueryItems = items.map { item in
+                guard item.value != nil, isSecretName(item.name) else { return item }
+                return URLQueryItem(name: item.name, value: "redacted")
+            }
+        }
+        return components.string ?? "<unparseable URL>"
+    }
+
+    private static func isSecretName(_ name: String) -> Bool {
+        let lowered = (name.removingPercentEncoding ?? name).lowercased()
+        return [
+            "token", "key", "secret", "password", "passwd", "signature", "sig", "auth", "session", "code",
+        ]
+        .contains { lowered.contains($0) }
+    }
+}

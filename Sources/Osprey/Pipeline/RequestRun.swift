@@ -1,0 +1,236 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request after it was built, attempt by attempt: adapt → send → validate and parse →
+/// retry or settle. Reads top to bottom; every step runs on the API's request queue.
+///
+/// It owns what an attempt leaves behind (the exchange in flight, the adapters' promise, the
+/// timer of a retry) so that `cancel()` can stop whichever is current, and it removes a
+/// temporary body file once, after the last attempt.
+final class RequestRun<Value: Sendable>: Sendable {
+    typealias Decode = @Sendable (TransportResponse, any ResponseParser) throws -> Value
+
+    private struct State {
+        var adapting: Promise<URLRequest>?
+        var exchange: Promise<TransportResponse>?
+        var retry: DispatchWorkItem?
+        var request: URLRequest
+        var attempt = 0
+        var isCancelled = false
+        var isFinished = false
+    }
+
+    private let api: AbstractAPI
+    private let resolver: Resolver<Value>
+    private let decode: Decode
+    private let configuration: APIConfiguration
+    private let built: URLRequest
+    private let bodyFile: RequestDraft.BodyFile?
+    private let idleTimeout: TimeInterval?
+    private let started = DispatchTime.now()
+    private let state: Locked<State>
+
+    init(
+        api: AbstractAPI,
+        resolver: Resolver<Value>,
+        request: URLRequest,
+        bodyFile: RequestDraft.BodyFile?,
+        idleTimeout: TimeInterval?,
+        configuration: APIConfiguration,
+        decode: @escaping Decode
+    ) {
+        self.api = api
+        self.resolver = resolver
+        self.decode = decode
+        self.configuration = configuration
+        built = request
+        self.bodyFile = bodyFile
+        self.idleTimeout = idleTimeout
+        state = Locked(State(request: request))
+    }
+
+    /// Starts the first attempt; `cancel()` stops the run at any point.
+    func start() {
+        resolver.onCancel { [self] in cancel() }
+        attempt()
+    }
+
+    // MARK: One attempt
+
+    /// 3. Adapt the request (tokens, headers; possibly asynchronously), then send it.
+    private func attempt() {
+        state.withLock { $0.retry = nil }
+        let adapters = configuration.adapters
+        guard !adapters.isEmpty else { return send(built) }
+        let adapting = adapters.reduce(Promise(value: built)) { request, adapter in
+            request.then(in: api.requestQueue) { adapter.adapt($0) }
+        }
+        let stored = state.withLock { state -> Bool in
+            guard !state.isCancelled else { return false }
+            state.adapting = adapting
+            return true
+        }
+        guard stored else {
+            adapting.cancel()
+            return finish(request: built, response: nil, .failure(.cancelled))
+        }
+        adapting.onResult(in: api.requestQueue) { [self] result in
+            do {
+                let request = try result.get()
+                try HTTPHeaders(request.allHTTPHeaderFields ?? [:]).validate()
+                send(request)
+            } catch {
+                finish(request: built, response: nil, .failure(Self.adaptationError(error)))
+            }
+        }
+    }
+
+    /// 4. Send the attempt through the transport, within what is left of the deadline.
+    private func send(_ request: URLRequest) {
+        let remaining = configuration.deadline.map { $0 - elapsed }
+        if let remaining, remaining <= 0 {
+            return finish(
+                request: request, response: nil, .failure(.timedOut(context: .init(request: request))))
+        }
+        let transportRequest = TransportRequest(
+            urlRequest: request,
+            bodyFileURL: bodyFile?.url,
+            idleTimeout: idleTimeout,
+            deadline: remaining,
+            maximumResponseBytes: configuration.maximumResponseBytes,
+            redirectPolicy: configuration.redirectPolicy,
+            sensitiveHeaders: configuration.sensitiveHeaders
+        )
+        let number = state.withLock { state -> Int? in
+            guard !state.isCancelled else { return nil }
+            state.attempt += 1
+            state.request = request
+            return state.attempt
+        }
+        guard let number else { return finish(request: request, response: nil, .failure(.cancelled)) }
+        notify(.started, request: request, response: nil, attempt: number)
+        let exchange = api.transport.send(transportRequest)
+        if !state.withLock({ state in
+            guard !state.isCancelled else { return false }
+            state.exchange = exchange
+            return true
+        }) {
+            exchange.cancel()
+        }
+        exchange.onResult(in: api.requestQueue) { [self] result in
+            receive(result, for: request, number: number)
+        }
+    }
+
+    /// 5. Validate and parse, or let the retry policy send the request again.
+    private func receive(_ result: Result<TransportResponse, any Error>, for request: URLRequest, number: Int)
+    {
+        let response = try? result.get().response
+        let outcome: Result<Value, APIError>
+        do {
+            outcome = .success(try api.handle(result.get(), decode: decode))
+        } catch {
+            outcome = .failure(
+                error as? APIError
+                    ?? (error is CancellationError
+                        ? .cancelled : .transport(underlying: error, context: .init(request: request))))
+        }
+        if case .failure(let error) = outcome,
+            let delay = retryDelay(after: error, request: request, number: number)
+        {
+            let retry = DispatchWorkItem { [self] in self.attempt() }
+            let scheduled = state.withLock { state -> Bool in
+                guard !state.isCancelled else { return false }
+                state.exchange = nil
+                state.retry = retry
+                return true
+            }
+            guard scheduled else { return finish(request: request, response: response, .failure(.cancelled)) }
+            notify(
+                .retrying(after: error, delay: delay), request: request, response: response, attempt: number)
+            api.requestQueue.asyncAfter(deadline: .now() + delay, execute: retry)
+            return
+        }
+        finish(request: request, response: response, outcome)
+    }
+
+    /// The policy's delay, unless the next attempt could not start before the deadline.
+    private func retryDelay(after error: APIError, request: URLRequest, number: Int) -> TimeInterval? {
+        if case .cancelled = error { return nil }
+        guard let policy = configuration.retryPolicy,
+            let proposed = policy.retryDelay(after: error, request: request, attempt: number)
+        else { return nil }
+        let delay = max(0, proposed)
+        if let deadline = configuration.deadline, elapsed + delay >= deadline { return nil }
+        return delay
+    }
+
+    // MARK: The end
+
+    /// 6. Settle the promise once, tell the monitors, and remove a temporary body file.
+    private func finish(request: URLRequest, response: HTTPURLResponse?, _ outcome: Result<Value, APIError>) {
+        let attempt = state.withLock { state -> Int? in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            state.exchange = nil
+            state.adapting = nil
+            state.retry = nil
+            return state.attempt
+        }
+        guard let attempt else { return }
+        if let bodyFile, bodyFile.isTemporary {
+            try? FileManager.default.removeItem(at: bodyFile.url)
+        }
+        switch outcome {
+        case .success(let value):
+            notify(.succeeded, request: request, response: response, attempt: attempt)
+            resolver.fulfill(value)
+        case .failure(.cancelled):
+            notify(.cancelled, request: request, response: response, attempt: attempt)
+            resolver.cancel()
+        case .failure(let error):
+            notify(.failed(error), request: request, response: response, attempt: attempt)
+            resolver.reject(api.mapError(error))
+        }
+    }
+
+    /// Stops whatever is current: the adapters, the exchange, or the wait before a retry.
+    private func cancel() {
+        let (adapting, exchange, retry, request) = state.withLock { state in
+            state.isCancelled = true
+            return (state.adapting, state.exchange, state.retry, state.request)
+        }
+        adapting?.cancel()
+        exchange?.cancel()
+        if let retry {
+            // Waiting for a retry: nothing else will report the end.
+            retry.cancel()
+            api.requestQueue.async { [self] in finish(request: request, response: nil, .failure(.cancelled)) }
+        }
+    }
+
+    // MARK: Helpers
+
+    private var elapsed: TimeInterval {
+        Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    }
+
+    private func notify(_ kind: APIEvent.Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int)
+    {
+        let monitors = configuration.monitors
+        guard !monitors.isEmpty else { return }
+        let event = APIEvent(
+            kind: kind, request: request, response: response, attempt: attempt, elapsed: elapsed)
+        for monitor in monitors { monitor.receive(event) }
+    }
+
+    private static func adaptationError(_ error: any Error) -> APIError {
+        if error is CancellationError { return .cancelled }
+        if let error = error as? APIError { return error }
+        return .adaptationFailed(underlying: error)
+    }
+}

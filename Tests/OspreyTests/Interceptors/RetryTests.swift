@@ -1,0 +1,161 @@
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+@Suite("Retry policy in the pipeline: attempts, methods, deadline, cancellation")
+struct RetryTests {
+    private func api(_ server: LoopbackServer, policy: any RetryPolicy) -> (TestAPI, EventRecorder) {
+        let api = TestAPI(server)
+        let recorder = EventRecorder()
+        api.configuration.retryPolicy = policy
+        api.configuration.monitors = [recorder]
+        return (api, recorder)
+    }
+
+    @Test("503, 503, then 200: three attempts and the value")
+    func retriesUntilSuccess() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/flaky", handler: sequence([503, 503, 200]))
+        let (api, recorder) = api(server, policy: StandardRetryPolicy.immediate())
+        let value: Identified = try await api.request(route: api.get(endpoint: "/flaky")).value
+        #expect(value == Identified(id: 1))
+        #expect(server.requests.count == 3)
+        #expect(
+            recorder.kinds == ["started", "retrying", "started", "retrying", "started", "succeeded"])
+        #expect(recorder.events.map(\.attempt) == [1, 1, 2, 2, 3, 3])
+    }
+
+    @Test("a persistent 503 stops after the last attempt, with its status and body")
+    func givesUp() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/down", handler: sequence([503], body: #"{"down": true}"#))
+        let (api, recorder) = api(server, policy: StandardRetryPolicy.immediate(attempts: 3))
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/down"))
+        let error = try #require(await promise.apiError)
+        #expect(error.statusCode == 503)
+        #expect(error.data == Data(#"{"down": true}"#.utf8))
+        #expect(server.requests.count == 3)
+        #expect(recorder.kinds.last == "failed")
+    }
+
+    @Test("no retry for a 404, nor for a POST without an Idempotency-Key")
+    func notRetried() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/missing", handler: sequence([404]))
+        server.route("POST", "/charge", handler: sequence([500]))
+        let (api, _) = api(server, policy: StandardRetryPolicy.immediate())
+        let missing: Promise<Identified> = api.request(route: api.get(endpoint: "/missing"))
+        #expect(await missing.apiError?.statusCode == 404)
+        let charge: Promise<Identified> = api.request(
+            route: api.post(endpoint: "/charge"), parameters: JSONParameters(["amount": 5]))
+        #expect(await charge.apiError?.statusCode == 500)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("a POST with an Idempotency-Key is retried, with the same body every time")
+    func idempotentPostReplaysBody() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("POST", "/charge", handler: sequence([500, 502, 200]))
+        let (api, _) = api(server, policy: StandardRetryPolicy.immediate())
+        let charged: Identified = try await api.request(
+            route: api.post(endpoint: "/charge"),
+            parameters: JSONParameters(["amount": 5], headers: ["Idempotency-Key": "k-1"])
+        ).value
+        #expect(charged == Identified(id: 1))
+        let bodies = server.requests.map(\.body)
+        #expect(bodies.count == 3)
+        #expect(Set(bodies).count == 1)
+        #expect(bodies.first == Data(#"{"amount":5}"#.utf8))
+    }
+
+    @Test("a multipart file body is uploaded again on retry and removed after the last attempt")
+    func fileBodyReplayed() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("POST", "/upload", handler: sequence([503, 201]))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-retry-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.txt")
+        try Data(repeating: 0x41, count: 100_000).write(to: file)
+        let parameters = MultipartParameters(
+            parts: [Part(name: "file", fileURL: file)], headers: ["Idempotency-Key": "upload-1"])
+        let temporary = folder.appendingPathComponent("tmp")
+        parameters.temporaryDirectory = temporary
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let (api, _) = api(server, policy: StandardRetryPolicy.immediate())
+        let sent: Promise<Void> = api.request(route: api.post(endpoint: "/upload"), parameters: parameters)
+        try await sent.value
+        #expect(server.requests.count == 2)
+        #expect(server.requests[0].body == server.requests[1].body)
+        #expect(server.requests[0].body.count > 100_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
+    @Test("a refused connection is retried per the policy, then fails as a transport error")
+    func connectionRefused() async throws {
+        let server = try LoopbackServer()
+        let (api, recorder) = api(server, policy: StandardRetryPolicy.immediate(attempts: 3))
+        server.stop()
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/anything"))
+        guard case .transport(let underlying, _) = try #require(await promise.apiError) else {
+            Issue.record("expected a transport error")
+            return
+        }
+        #expect((underlying as? URLError)?.code == .cannotConnectToHost)
+        #expect(recorder.kinds.filter { $0 == "started" }.count == 3)
+    }
+
+    @Test("an idle timeout is retried")
+    func timeoutRetried() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/slow") { _ in LoopbackServer.Response.json(#"{"id": 1}"#).delayingHead(by: 5) }
+        let (api, _) = api(server, policy: StandardRetryPolicy.immediate(attempts: 2))
+        api.configuration.timeout = 0.2
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/slow"))
+        guard case .timedOut = try #require(await promise.apiError) else {
+            Issue.record("expected timedOut")
+            return
+        }
+        #expect(await server.waitForRequests(count: 2, timeout: 10))
+    }
+
+    @Test("no retry that could not start before the total deadline")
+    func deadlineCoversRetries() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/down", handler: sequence([503]))
+        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 10)
+        policy.random = { 1 }
+        let (api, recorder) = api(server, policy: policy)
+        api.configuration.deadline = 2
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/down"))
+        #expect(await promise.apiError?.statusCode == 503)
+        #expect(server.requests.count == 1)
+        #expect(recorder.kinds == ["started", "failed"])
+    }
+
+    @Test("cancelling during the wait before a retry cancels, and no other attempt is made")
+    func cancelDuringBackoff() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/down", handler: sequence([503]))
+        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 60)
+        policy.random = { 1 }
+        let (api, recorder) = api(server, policy: policy)
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/down"))
+        let retrying = try await recorder.firstEvent { $0.kind.name == "retrying" }.value
+        #expect(retrying.attempt == 1)
+        promise.cancel()
+        await #expect(throws: CancellationError.self) { try await promise.value }
+        _ = try await recorder.firstEvent { $0.kind.name == "cancelled" }.value
+        #expect(server.requests.count == 1)
+        #expect(recorder.kinds == ["started", "retrying", "cancelled"])
+    }
+}
