@@ -35,6 +35,7 @@ struct LoopbackConnection {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var sentContinue = false
+        var bytesRead = 0
         while true {
             do {
                 while let parsed = try parser.nextRequest() {
@@ -54,10 +55,19 @@ struct LoopbackConnection {
                 sentContinue = true
                 guard writeAll(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
             }
+            if let pause = core.configuration.pausesReadingAfter, bytesRead >= pause,
+                !waitUntilReadingResumes()
+            {
+                return
+            }
             guard case .ready = Socket.wait(for: fd, wakeFD: core.wakeReadFD) else { return }
             do {
-                guard let count = try Socket.receive(fd, into: &readBuffer) else { continue }
+                let allowed = core.configuration.pausesReadingAfter.map { max(1, $0 - bytesRead) } ?? .max
+                guard let count = try Socket.receive(fd, into: &readBuffer, maximum: allowed) else {
+                    continue
+                }
                 guard count > 0 else { return }
+                bytesRead += count
                 core.recordReceived(count)
                 parser.append(readBuffer[0..<count])
                 if let delay = throttle?.delay(afterReading: count), delay > 0 {
@@ -68,6 +78,15 @@ struct LoopbackConnection {
                 return
             }
         }
+    }
+
+    /// Waits until a test calls `resumeReading()`; false if the server stops first.
+    private func waitUntilReadingResumes() -> Bool {
+        while !core.state.withLock({ $0.readingResumed }) {
+            // Polled: a test resumes once, and 20 ms is well below anything it would notice.
+            if case .woken = Socket.wait(for: -1, wakeFD: core.wakeReadFD, timeout: 0.02) { return false }
+        }
+        return true
     }
 
     /// Records the request, runs its handler and writes the answer; false when the connection must end.

@@ -40,18 +40,24 @@ public final class LoopbackServer: Sendable {
         /// Read at most this many bytes per second from each connection: a slow reader, which
         /// keeps a large upload in flight long enough to cancel it half way. Nil reads at once.
         public var readRateLimit: Int?
+        /// Stop reading each connection once it has sent this many bytes, until
+        /// ``LoopbackServer/resumeReading()``: an upload stays in flight for as long as a test
+        /// needs, however slowly the test runs. Nil never pauses.
+        public var pausesReadingAfter: Int?
 
         /// Creates a configuration; the defaults suit ordinary API tests.
         public init(
             maximumHeadBytes: Int = 64 * 1024,
             maximumBodyBytes: Int = 64 * 1024 * 1024,
             discardsBodies: Bool = false,
-            readRateLimit: Int? = nil
+            readRateLimit: Int? = nil,
+            pausesReadingAfter: Int? = nil
         ) {
             self.maximumHeadBytes = maximumHeadBytes
             self.maximumBodyBytes = maximumBodyBytes
             self.discardsBodies = discardsBodies
             self.readRateLimit = readRateLimit.map { max(1, $0) }
+            self.pausesReadingAfter = pausesReadingAfter.map { max(0, $0) }
         }
     }
 
@@ -126,6 +132,11 @@ public final class LoopbackServer: Sendable {
 
     /// How many connections are open right now.
     public var openConnectionCount: Int { core.state.withLock { $0.openConnections } }
+
+    /// Lets connections paused by ``Configuration/pausesReadingAfter`` read again, from now on.
+    public func resumeReading() {
+        core.state.withLock { $0.readingResumed = true }
+    }
 
     /// How many bytes the server has read from all its connections so far, complete requests or
     /// not: the way to see that an upload is under way.
@@ -204,6 +215,7 @@ final class ServerCore: Sendable {
         var acceptedConnections = 0
         var openConnections = 0
         var receivedBytes = 0
+        var readingResumed = false
         var connectionDescriptors: Set<Int32> = []
         var isStopped = false
         var threadCount = 0

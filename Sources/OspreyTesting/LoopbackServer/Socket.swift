@@ -155,9 +155,10 @@ enum Socket {
         }
     }
 
-    /// Reads what is available into `buffer`; returns the count, 0 at end of stream, nil if none yet.
-    static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws -> Int? {
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+    /// Reads what is available into `buffer` (at most `maximum` bytes); returns the count, 0 at
+    /// end of stream, nil if none yet.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8], maximum: Int = .max) throws -> Int? {
+        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, maximum), 0) }
         if count >= 0 { return count }
         let code = errno
         if code == EAGAIN || code == EWOULDBLOCK || code == EINTR { return nil }

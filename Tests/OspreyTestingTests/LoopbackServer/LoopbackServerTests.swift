@@ -132,7 +132,7 @@ struct LoopbackServerTests {
 
     @Test("with readRateLimit, a body arrives slowly but whole; receivedByteCount shows its progress")
     func slowReader() throws {
-        let server = try LoopbackServer(configuration: .init(readRateLimit: 256 * 1024))
+        let server = try LoopbackServer(configuration: .init(readRateLimit: 128 * 1024))
         defer { server.stop() }
         server.route("POST", "/sink") { .text("\($0.body.count)") }
         let connection = try RawConnection(port: server.port)
@@ -140,9 +140,26 @@ struct LoopbackServerTests {
         let head = Data("POST /sink HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n".utf8)
         try connection.send(head + Data(repeating: 0x42, count: size), timeout: 30)
         #expect(server.waitForReceivedBytes(atLeast: 64 * 1024, timeout: 30))
-        // About two seconds of reading are still to come.
+        // About four seconds of reading are still to come.
         #expect(server.requests.isEmpty)
         #expect(server.receivedByteCount < head.count + size)
+        #expect(try connection.readResponse(timeout: 30).body == Data("\(size)".utf8))
+        #expect(server.receivedByteCount == head.count + size)
+    }
+
+    @Test("with pausesReadingAfter, reading stops at exactly that many bytes until resumeReading()")
+    func pausedReader() throws {
+        let server = try LoopbackServer(configuration: .init(pausesReadingAfter: 64 * 1024))
+        defer { server.stop() }
+        server.route("POST", "/sink") { .text("\($0.body.count)") }
+        let connection = try RawConnection(port: server.port)
+        let size = 256 * 1024
+        let head = Data("POST /sink HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n".utf8)
+        try connection.send(head + Data(repeating: 0x42, count: size), timeout: 30)
+        #expect(server.waitForReceivedBytes(atLeast: 64 * 1024, timeout: 30))
+        #expect(server.receivedByteCount == 64 * 1024)
+        #expect(server.requests.isEmpty)
+        server.resumeReading()
         #expect(try connection.readResponse(timeout: 30).body == Data("\(size)".utf8))
         #expect(server.receivedByteCount == head.count + size)
     }

@@ -131,10 +131,10 @@ struct RetryTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("GET", "/down", handler: sequence([503]))
-        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 10)
+        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 100, maximumDelay: 100)
         policy.random = { 1 }
         let (api, recorder) = api(server, policy: policy)
-        api.configuration.deadline = 2
+        api.configuration.deadline = 20
         let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/down"))
         #expect(await promise.apiError?.statusCode == 503)
         #expect(server.requests.count == 1)

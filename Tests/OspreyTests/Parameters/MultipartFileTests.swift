@@ -85,10 +85,10 @@ struct MultipartFileTests {
 
     @Test("cancelling mid-upload settles as cancelled, ends the connection and removes the temp file")
     func cancelMidUpload() async throws {
-        // The server reads 2 MiB/s with a small socket buffer, so a 32 MiB body is still going
-        // out when the test cancels. The server sees the hang-up once it has read what the
-        // client's kernel had already buffered (a few MiB).
-        let server = try LoopbackServer(configuration: .init(readRateLimit: 2 * 1024 * 1024))
+        // The server stops reading after 1 MiB, so the 32 MiB body is still going out when the
+        // test cancels, however late that is. Once it reads again, it drains what the client's
+        // kernel had buffered and sees the hang-up.
+        let server = try LoopbackServer(configuration: .init(pausesReadingAfter: 1024 * 1024))
         defer { server.stop() }
         server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 201) }
         let large = folder.appendingPathComponent("large.bin")
@@ -97,10 +97,11 @@ struct MultipartFileTests {
         let api = TestAPI(server)
         let upload: Promise<Void> = api.request(
             route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
-        #expect(await server.waitForReceivedBytes(atLeast: 512 * 1024, timeout: 30))
+        #expect(await server.waitForReceivedBytes(atLeast: 1024 * 1024, timeout: 60))
         upload.cancel()
         await #expect(throws: CancellationError.self) { try await upload.value }
-        #expect(await server.waitUntilNoOpenConnections(timeout: 30))
+        server.resumeReading()
+        #expect(await server.waitUntilNoOpenConnections(timeout: 60))
         #expect(server.requests.isEmpty)
         #expect(server.receivedByteCount < size)
         await withCheckedContinuation { done in
