@@ -191,11 +191,12 @@ public final class LoopbackServer: Sendable {
         await offCooperativePool { self.waitForReceivedBytes(atLeast: count, timeout: timeout) as Bool }
     }
 
-    /// Runs a blocking wait on a Dispatch thread: blocking one of the few cooperative threads
-    /// would stall every other async test in the process.
+    /// Runs a blocking wait on a thread of its own: blocking one of the few cooperative threads
+    /// would stall every other async test in the process, and blocking Dispatch's global
+    /// threads would stall URLSession and the code under test.
     private func offCooperativePool(_ wait: @escaping @Sendable () -> Bool) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: wait()) }
+            Thread { continuation.resume(returning: wait()) }.start()
         }
     }
 

@@ -39,7 +39,7 @@ struct MonitorAndCURLTests {
     func cancelledEvent() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("GET", "/slow") { _ in LoopbackServer.Response.json("{}").delayingHead(by: 30) }
+        server.route("GET", "/slow") { _ in LoopbackServer.Response.json("{}").delayingHead(by: 3600) }
         let recorder = EventRecorder()
         let api = TestAPI(server)
         api.configuration.monitors = [recorder]

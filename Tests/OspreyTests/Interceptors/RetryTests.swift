@@ -146,7 +146,7 @@ struct RetryTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("GET", "/down", handler: sequence([503]))
-        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 60)
+        var policy = StandardRetryPolicy(maximumAttempts: 5, baseDelay: 3600, maximumDelay: 3600)
         policy.random = { 1 }
         let (api, recorder) = api(server, policy: policy)
         let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/down"))

@@ -62,7 +62,7 @@ struct MultipartFileTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("POST", "/fail") { _ in .text("no", status: 500) }
-        server.route("POST", "/slow") { _ in LoopbackServer.Response(status: 201).delayingHead(by: 30) }
+        server.route("POST", "/slow") { _ in LoopbackServer.Response(status: 201).delayingHead(by: 3600) }
         let api = TestAPI(server)
         let failed: Promise<Void> = api.request(
             route: api.post(endpoint: "/fail"), parameters: parameters([Part(name: "f", fileURL: source)]))

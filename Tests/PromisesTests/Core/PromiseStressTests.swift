@@ -8,22 +8,25 @@ struct PromiseStressTests {
     @Test("100,000 promises raced by fulfil, reject and cancel from 2 threads: each handler runs once")
     func racingSettlement() async {
         let count = 100_000
-        let pairs = (0..<count).map { _ in Promise<Int>.pending() }
         let handlerRuns = Counter()
         let fulfilled = Counter()
-        let observed = pairs.map { pair in
-            pair.promise
-                .onSuccess { _ in fulfilled.increment() }
-                .onResult { _ in handlerRuns.increment() }
-        }
-        DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            for (index, pair) in pairs.enumerated() {
-                switch (index + thread) % 3 {
-                case 0: pair.resolver.fulfill(index)
-                case 1: pair.resolver.reject(TestError())
-                default: pair.promise.cancel()
+        let observed = await offCooperativePool {
+            let pairs = (0..<count).map { _ in Promise<Int>.pending() }
+            let observed = pairs.map { pair in
+                pair.promise
+                    .onSuccess { _ in fulfilled.increment() }
+                    .onResult { _ in handlerRuns.increment() }
+            }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for (index, pair) in pairs.enumerated() {
+                    switch (index + thread) % 3 {
+                    case 0: pair.resolver.fulfill(index)
+                    case 1: pair.resolver.reject(TestError())
+                    default: pair.promise.cancel()
+                    }
                 }
             }
+            return observed
         }
         let results = await Promise.allSettled(observed).result
         #expect((try? results.get().count) == count)
@@ -34,8 +37,11 @@ struct PromiseStressTests {
     @Test("a chain of 100,000 thens built while pending resolves without overflowing the stack")
     func longChain() async throws {
         let (head, resolver) = Promise<Int>.pending()
-        var tail = head
-        for _ in 0..<100_000 { tail = tail.then { $0 + 1 } }
+        let tail = await offCooperativePool {
+            var tail = head
+            for _ in 0..<100_000 { tail = tail.then { $0 + 1 } }
+            return tail
+        }
         resolver.fulfill(0)
         #expect(try await tail.value == 100_000)
     }
@@ -44,12 +50,15 @@ struct PromiseStressTests {
     func longChainFailure() async {
         let (rejectedHead, rejecter) = Promise<Int>.pending()
         let (cancelledHead, _canceller) = Promise<Int>.pending()
-        var rejectedTail = rejectedHead
-        var cancelledTail = cancelledHead
         let finallies = Counter()
-        for _ in 0..<100_000 {
-            rejectedTail = rejectedTail.then { $0 + 1 }
-            cancelledTail = cancelledTail.finally { finallies.increment() }
+        let (rejectedTail, cancelledTail) = await offCooperativePool {
+            var rejectedTail = rejectedHead
+            var cancelledTail = cancelledHead
+            for _ in 0..<100_000 {
+                rejectedTail = rejectedTail.then { $0 + 1 }
+                cancelledTail = cancelledTail.finally { finallies.increment() }
+            }
+            return (rejectedTail, cancelledTail)
         }
         rejecter.reject(TestError(code: 9))
         cancelledHead.cancel()
@@ -64,8 +73,11 @@ struct PromiseStressTests {
         let (head, resolver) = Promise<Int>.pending()
         let headCancelled = Promise<Void>.pending()
         resolver.onCancel { headCancelled.resolver.fulfill(()) }
-        var tail = head
-        for _ in 0..<100_000 { tail = tail.then { $0 } }
+        let tail = await offCooperativePool {
+            var tail = head
+            for _ in 0..<100_000 { tail = tail.then { $0 } }
+            return tail
+        }
         tail.cancel()
         _ = await headCancelled.promise.result
         #expect(head.isCancelled)

@@ -61,3 +61,13 @@ extension Promise {
         }
     }
 }
+
+/// Runs CPU-heavy test work on a thread of its own. Swift Testing runs tests on the few threads
+/// of the cooperative pool, and Dispatch's global queues have a thread per core: a long
+/// synchronous loop on either (tens of seconds under ThreadSanitizer) stalls the other tests,
+/// and timing-sensitive ones then fail.
+func offCooperativePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
