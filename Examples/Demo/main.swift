@@ -37,6 +37,10 @@ final class RepositoriesAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         request(route: post(endpoint: "/users/\(user)/repos"), parameters: JSONParameters(repository))
     }
 
+    func status() -> Promise<String> {
+        request(route: get(endpoint: "/status"))
+    }
+
     func slowSearch(_ query: String) -> Promise<String> {
         request(route: get(endpoint: "/search"), parameters: URLParameters(["q": query], timeout: 0.5))
     }
@@ -53,6 +57,11 @@ server.route("GET", "/users/:user/repos") { request in
 }
 server.route("POST", "/users/:user/repos") { .json($0.body, status: 201) }
 server.route("GET", "/search") { _ in .text("too late").delayingHead(by: 3) }
+// Busy the first time it is asked, fine afterwards.
+server.route("GET", "/status") { _ in
+    server.requests.filter { $0.path == "/status" }.count == 1
+        ? .text("busy", status: 503) : .text("all good")
+}
 
 let api = RepositoriesAPI(baseURL: server.baseURL.absoluteString)
 
@@ -78,6 +87,12 @@ await show("GET repositories of a user that does not exist") {
         let message = (error.underlyingError as? ServerMessage)?.message ?? "?"
         return "status \(error.statusCode ?? 0), server says \"\(message)\""
     }
+}
+await show("A flaky endpoint, retried, with a LoggingMonitor") {
+    let resilient = RepositoriesAPI(baseURL: server.baseURL.absoluteString)
+    resilient.configuration.retryPolicy = StandardRetryPolicy(maximumAttempts: 3, baseDelay: 0.1)
+    resilient.configuration.monitors = [LoggingMonitor { print("    log: \($0)") }]
+    return try await resilient.status().value
 }
 await show("A search with a 0.5 s timeout against a 3 s server") {
     _ = try await api.slowSearch("swift").value
