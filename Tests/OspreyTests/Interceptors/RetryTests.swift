@@ -159,3 +159,72 @@ struct RetryTests {
         #expect(recorder.kinds == ["started", "retrying", "cancelled"])
     }
 }
+
+@Suite("RequestRun under races: retries, cancellations and completions settle once")
+struct RequestRunStressTests {
+    @Test("200 requests through immediate retries, half cancelled at random moments")
+    func racingCancellations() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let hits = Locked<[String: Int]>([:])
+        server.route("GET", "/items/:id") { request in
+            let id = request.pathParameters["id"] ?? ""
+            let count = hits.withLock { hits -> Int in
+                hits[id, default: 0] += 1
+                return hits[id, default: 0]
+            }
+            return count < 3 ? .json("{}", status: 503) : .json(#"{"id": \#(id)}"#)
+        }
+        let api = TestAPI(server)
+        api.configuration.retryPolicy = StandardRetryPolicy.immediate(attempts: 3)
+        let recorder = EventRecorder()
+        api.configuration.monitors = [recorder]
+        let settlements = Locked(0)
+        let finallies = Locked<[Promise<Identified>]>([])
+        let promises = (0..<200).map { index -> Promise<Identified> in
+            let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/items/\(index)"))
+            let finally = promise.finally(in: .global()) { settlements.withLock { $0 += 1 } }
+            finallies.withLock { $0.append(finally) }
+            if index.isMultiple(of: 2) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...3_000)))
+                {
+                    promise.cancel()
+                }
+            }
+            return promise
+        }
+        var cancelled = 0
+        for (index, promise) in promises.enumerated() {
+            switch await promise.result {
+            case .success(let value): #expect(value == Identified(id: index))
+            case .failure(let error) where error is CancellationError:
+                cancelled += 1
+                #expect(index.isMultiple(of: 2))
+            case .failure(let error):
+                Issue.record("request \(index) failed: \(error)")
+            }
+        }
+        // Whatever is left to report is queued on the request queue by now.
+        await withCheckedContinuation { done in
+            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
+        // Every request that started reports exactly one end, however it ended.
+        var starts: [String: Int] = [:]
+        var ends: [String: Int] = [:]
+        for event in recorder.events {
+            let path = event.request.url?.path ?? ""
+            switch event.kind {
+            case .started: starts[path, default: 0] += 1
+            case .succeeded, .failed, .cancelled: ends[path, default: 0] += 1
+            case .retrying: break
+            }
+        }
+        #expect(Set(ends.keys) == Set(starts.keys))
+        #expect(ends.values.allSatisfy { $0 == 1 })
+        #expect(starts.values.allSatisfy { $0 <= 3 })
+        #expect(cancelled > 0)
+        // Each promise settled once: one `finally` each.
+        for finally in finallies.withLock({ $0 }) { _ = await finally.result }
+        #expect(settlements.withLock { $0 } == 200)
+    }
+}
