@@ -16,6 +16,17 @@ import Promises
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send, at once or later.
     func adapt(_ request: URLRequest) -> Promise<URLRequest>
+
+    /// The same, knowing how this request's earlier attempts failed (oldest first; empty for
+    /// the first attempt). What the pipeline calls; by default it asks ``adapt(_:)``.
+    func adapt(_ request: URLRequest, earlier: [APIError]) -> Promise<URLRequest>
+}
+
+extension RequestAdapter {
+    /// Asks ``adapt(_:)``, ignoring the earlier failures.
+    public func adapt(_ request: URLRequest, earlier: [APIError]) -> Promise<URLRequest> {
+        adapt(request)
+    }
 }
 
 /// A ``RequestAdapter`` made from a closure.

@@ -18,4 +18,20 @@ public protocol RetryPolicy: Sendable {
     ///   - request: The request as sent in that attempt.
     ///   - attempt: The attempt that failed, from 1.
     func retryDelay(after error: APIError, request: URLRequest, attempt: Int) -> TimeInterval?
+
+    /// The same decision, knowing how the earlier attempts of this request failed (oldest
+    /// first; empty after the first attempt). What the pipeline calls; by default it asks
+    /// ``retryDelay(after:request:attempt:)``. Implement it to retry some failure only once per
+    /// request, for example.
+    func retryDelay(after error: APIError, earlier: [APIError], request: URLRequest, attempt: Int)
+        -> TimeInterval?
+}
+
+extension RetryPolicy {
+    /// Asks ``retryDelay(after:request:attempt:)``, ignoring the earlier failures.
+    public func retryDelay(after error: APIError, earlier: [APIError], request: URLRequest, attempt: Int)
+        -> TimeInterval?
+    {
+        retryDelay(after: error, request: request, attempt: attempt)
+    }
 }

@@ -18,6 +18,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         var adapting: Promise<URLRequest>?
         var exchange: Promise<TransportResponse>?
         var retry: DispatchWorkItem?
+        var failures: [APIError] = []
         var request: URLRequest
         var attempt = 0
         var isCancelled = false
@@ -66,8 +67,9 @@ final class RequestRun<Value: Sendable>: Sendable {
         state.withLock { $0.retry = nil }
         let adapters = configuration.adapters
         guard !adapters.isEmpty else { return send(built) }
+        let earlier = state.withLock { $0.failures }
         let adapting = adapters.reduce(Promise(value: built)) { request, adapter in
-            request.then(in: api.requestQueue) { adapter.adapt($0) }
+            request.then(in: api.requestQueue) { adapter.adapt($0, earlier: earlier) }
         }
         let stored = state.withLock { state -> Bool in
             guard !state.isCancelled else { return false }
@@ -147,6 +149,7 @@ final class RequestRun<Value: Sendable>: Sendable {
                 guard !state.isCancelled else { return false }
                 state.exchange = nil
                 state.retry = retry
+                state.failures.append(error)
                 return true
             }
             guard scheduled else { return finish(request: request, response: response, .failure(.cancelled)) }
@@ -161,8 +164,11 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// The policy's delay, unless the next attempt could not start before the deadline.
     private func retryDelay(after error: APIError, request: URLRequest, number: Int) -> TimeInterval? {
         if case .cancelled = error { return nil }
-        guard let policy = configuration.retryPolicy,
-            let proposed = policy.retryDelay(after: error, request: request, attempt: number)
+        guard let policy = configuration.retryPolicy else { return nil }
+        let earlier = state.withLock { $0.failures }
+        guard
+            let proposed = policy.retryDelay(
+                after: error, earlier: earlier, request: request, attempt: number)
         else { return nil }
         let delay = max(0, proposed)
         if let deadline = configuration.deadline, elapsed + delay >= deadline { return nil }

@@ -1,0 +1,121 @@
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+@Suite("BearerAuthenticator: one refresh for many 401s, no loops, failures reach every waiter")
+struct BearerAuthenticatorTests {
+    struct RefreshFailed: Error {}
+
+    /// Accepts only `Bearer <valid>`; records nothing else.
+    private func server(accepting valid: String) throws -> LoopbackServer {
+        let server = try LoopbackServer()
+        server.route("GET", "/items/:id") { request in
+            request.value(forHeader: "Authorization") == "Bearer \(valid)"
+                ? .json(#"{"id": \#(request.pathParameters["id"] ?? "0")}"#) : .json("{}", status: 401)
+        }
+        return server
+    }
+
+    @Test("ten requests rejected together trigger one refresh, then all succeed with the new token")
+    func singleFlight() async throws {
+        let server = try server(accepting: "fresh")
+        defer { server.stop() }
+        let refreshes = Locked<[String?]>([])
+        let (newToken, issuer) = Promise<String>.pending()
+        let authenticator = BearerAuthenticator(token: "stale") { rejected in
+            refreshes.withLock { $0.append(rejected) }
+            return newToken
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+        let requests = (0..<10).map { index -> Promise<Identified> in
+            api.request(route: api.get(endpoint: "/items/\(index)"))
+        }
+        // Every request has been turned away with the stale token before the refresh ends.
+        #expect(await server.waitForRequests(count: 10, timeout: 30))
+        issuer.fulfill("fresh")
+        for (index, request) in requests.enumerated() {
+            #expect(try await request.value == Identified(id: index))
+        }
+        #expect(refreshes.withLock { $0 } == ["stale"])
+        #expect(authenticator.currentToken == "fresh")
+        let sent = server.requests.map { $0.value(forHeader: "Authorization") ?? "" }
+        #expect(sent.filter { $0 == "Bearer stale" }.count == 10)
+        #expect(sent.filter { $0 == "Bearer fresh" }.count == 10)
+    }
+
+    @Test("a token the server still refuses after a refresh is the answer: one retry, no loop")
+    func noLoop() async throws {
+        let server = try server(accepting: "never")
+        defer { server.stop() }
+        let refreshes = Locked(0)
+        let authenticator = BearerAuthenticator(token: "t0") { _ in
+            let count = refreshes.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return Promise(value: "t\(count)")
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy(otherwise: StandardRetryPolicy.immediate())
+        let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/items/1"))
+        #expect(await promise.apiError?.statusCode == 401)
+        #expect(server.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer t0", "Bearer t1"])
+        #expect(refreshes.withLock { $0 } == 1)
+    }
+
+    @Test("a failed refresh fails every waiting request with it; the next request tries again")
+    func refreshFailure() async throws {
+        let server = try server(accepting: "fresh")
+        defer { server.stop() }
+        let attempts = Locked(0)
+        let authenticator = BearerAuthenticator(token: "stale") { _ in
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return attempt == 1 ? Promise(error: RefreshFailed()) : Promise(value: "fresh")
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+        let failed: Promise<Identified> = api.request(route: api.get(endpoint: "/items/1"))
+        guard case .adaptationFailed(let underlying) = try #require(await failed.apiError) else {
+            Issue.record("expected adaptationFailed")
+            return
+        }
+        #expect(underlying is RefreshFailed)
+        #expect(try await api.request(route: api.get(endpoint: "/items/2")).value == Identified(id: 2))
+        #expect(attempts.withLock { $0 } == 2)
+    }
+
+    @Test("with no token yet, the first request waits for a refresh and is sent once")
+    func noTokenYet() async throws {
+        let server = try server(accepting: "first")
+        defer { server.stop() }
+        let authenticator = BearerAuthenticator(token: nil) { rejected in
+            #expect(rejected == nil)
+            return Promise(value: "first")
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        #expect(try await api.request(route: api.get(endpoint: "/items/3")).value == Identified(id: 3))
+        #expect(server.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer first"])
+    }
+
+    @Test("other failures go to the fallback policy")
+    func fallback() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/flaky", handler: sequence([503, 200], body: #"{"id": 5}"#))
+        let authenticator = BearerAuthenticator(token: "t") { _ in Promise(value: "t") }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy(otherwise: StandardRetryPolicy.immediate())
+        #expect(try await api.request(route: api.get(endpoint: "/flaky")).value == Identified(id: 5))
+        #expect(server.requests.count == 2)
+    }
+}
