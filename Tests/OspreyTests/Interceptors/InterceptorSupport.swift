@@ -3,21 +3,28 @@ import Osprey
 import OspreyTesting
 import Promises
 
-/// Records every event; `firstEvent(where:)` resolves when a matching one arrives.
+/// Records every event; `firstEvent(where:)` and `waitUntil(_:)` resolve when the events allow.
 final class EventRecorder: EventMonitor {
-    private let state = Locked<
-        (events: [APIEvent], waiters: [(@Sendable (APIEvent) -> Bool, Resolver<APIEvent>)])
-    >(
-        ([], []))
+    private struct State {
+        var events: [APIEvent] = []
+        var waiters: [(@Sendable (APIEvent) -> Bool, Resolver<APIEvent>)] = []
+        var conditions: [(@Sendable ([APIEvent]) -> Bool, Resolver<Void>)] = []
+    }
+
+    private let state = Locked(State())
 
     func receive(_ event: APIEvent) {
-        let matched = state.withLock { state -> [Resolver<APIEvent>] in
+        let (matched, satisfied) = state.withLock { state -> ([Resolver<APIEvent>], [Resolver<Void>]) in
             state.events.append(event)
-            let (hits, rest) = (state.waiters.filter { $0.0(event) }, state.waiters.filter { !$0.0(event) })
-            state.waiters = rest
-            return hits.map(\.1)
+            let hits = state.waiters.filter { $0.0(event) }
+            state.waiters.removeAll { $0.0(event) }
+            let events = state.events
+            let met = state.conditions.filter { $0.0(events) }
+            state.conditions.removeAll { $0.0(events) }
+            return (hits.map(\.1), met.map(\.1))
         }
         for resolver in matched { resolver.fulfill(event) }
+        for resolver in satisfied { resolver.fulfill(()) }
     }
 
     var events: [APIEvent] { state.withLock { $0.events } }
@@ -33,6 +40,18 @@ final class EventRecorder: EventMonitor {
             return nil
         }
         if let existing { resolver.fulfill(existing) }
+        return promise
+    }
+
+    /// Resolves once `condition` holds for the events received so far (checked after each one).
+    func waitUntil(_ condition: @escaping @Sendable ([APIEvent]) -> Bool) -> Promise<Void> {
+        let (promise, resolver) = Promise<Void>.pending()
+        let holdsNow = state.withLock { state -> Bool in
+            if condition(state.events) { return true }
+            state.conditions.append((condition, resolver))
+            return false
+        }
+        if holdsNow { resolver.fulfill(()) }
         return promise
     }
 }
