@@ -11,11 +11,27 @@ extension AbstractAPI {
     ///   - route: The method and URL.
     ///   - parameters: Query, body and headers.
     /// - Returns: A promise of the decoded value.
+    @_disfavoredOverload  // so that a `Promise<T?>` result picks the overload that accepts no body
     public func request<T: Decodable & Sendable>(route: Route, parameters: (any RequestParameters)? = nil)
         -> Promise<T>
     {
         perform(route: route, parameters: parameters) { exchange, parser in
             try parser.getInstance(from: exchange.data, response: exchange.response)
+        }
+    }
+
+    /// Sends a request whose answer may have no body: nil for 204, 205 or an empty body (or a
+    /// JSON `null`), otherwise the body decoded as `T` with the API's parser.
+    /// - Parameters:
+    ///   - route: The method and URL.
+    ///   - parameters: Query, body and headers.
+    /// - Returns: A promise of the decoded value, or nil.
+    public func request<T: Decodable & Sendable>(route: Route, parameters: (any RequestParameters)? = nil)
+        -> Promise<T?>
+    {
+        perform(route: route, parameters: parameters) { exchange, parser in
+            if [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty { return nil }
+            return try parser.getInstance(from: exchange.data, response: exchange.response) as T?
         }
     }
 

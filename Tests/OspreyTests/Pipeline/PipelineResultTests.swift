@@ -35,6 +35,36 @@ struct PipelineResultTests {
         #expect(response.headers["etag"] == "\"v1\"")
     }
 
+    @Test("an optional result is nil for 204, 205 and empty bodies, and decodes a body otherwise")
+    func optionalResults() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/none") { _ in LoopbackServer.Response(status: 204) }
+        server.route("GET", "/reset") { _ in LoopbackServer.Response(status: 205) }
+        server.route("GET", "/empty") { _ in LoopbackServer.Response(status: 200) }
+        server.route("GET", "/null") { _ in .json("null") }
+        server.route("GET", "/item") { _ in .json(#"{"id": 3}"#) }
+        server.route("GET", "/broken") { _ in .json(#"{"id": "#) }
+        let api = TestAPI(server)
+        for path in ["/none", "/reset", "/empty", "/null"] {
+            let value: Item? = try await api.request(route: api.get(endpoint: path)).value
+            #expect(value == nil, "\(path)")
+        }
+        let item: Item? = try await api.request(route: api.get(endpoint: "/item")).value
+        #expect(item == Item(id: 3))
+        let broken: Promise<Item?> = api.request(route: api.get(endpoint: "/broken"))
+        guard case .parsingFailed = try #require(await broken.apiError) else {
+            Issue.record("expected parsingFailed")
+            return
+        }
+        // A non-optional result still needs a body.
+        let required: Promise<Item> = api.request(route: api.get(endpoint: "/empty"))
+        guard case .parsingFailed = try #require(await required.apiError) else {
+            Issue.record("expected parsingFailed for an empty body")
+            return
+        }
+    }
+
     @Test("large bodies arrive byte for byte, several at once: chunks are delivered in order")
     func largeBodies() async throws {
         let server = try LoopbackServer()
