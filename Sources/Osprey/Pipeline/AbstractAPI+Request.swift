@@ -75,7 +75,14 @@ extension AbstractAPI {
     }
 
     /// Sends a typed request (see ``Request``), relative to the API's `baseURL`.
+    @_disfavoredOverload  // so that a `Request<T?>` picks the overload that accepts no body
     public func request<T: Decodable & Sendable>(_ request: Request<T>) -> Promise<T> {
+        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
+    }
+
+    /// Sends a typed request whose answer may have no body: nil for 204, 205, an empty body or
+    /// `null`.
+    public func request<T: Decodable & Sendable>(_ request: Request<T?>) -> Promise<T?> {
         withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
     }
 

@@ -52,6 +52,9 @@ struct PipelineResultTests {
         }
         let item: Item? = try await api.request(route: api.get(endpoint: "/item")).value
         #expect(item == Item(id: 3))
+        // Typed requests too.
+        #expect(try await api.request(Request<Item?>.get("none")).value == nil)
+        #expect(try await api.request(Request<Item?>.get("item")).value == Item(id: 3))
         let broken: Promise<Item?> = api.request(route: api.get(endpoint: "/broken"))
         guard case .parsingFailed = try #require(await broken.apiError) else {
             Issue.record("expected parsingFailed")
