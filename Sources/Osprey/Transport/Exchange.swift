@@ -145,6 +145,11 @@ final class Exchange: Sendable {
         }
     }
 
+    /// Body bytes went out: the exchange is making progress, whatever the server says later.
+    func sentBodyData() {
+        state.withLock { $0.lastActivity = .now() }
+    }
+
     func received(_ data: Data) {
         let tooLarge = state.withLock { state -> Bool in
             // After a failure or cancellation FoundationNetworking may still deliver queued

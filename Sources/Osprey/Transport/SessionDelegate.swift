@@ -21,6 +21,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        // A long upload is progress too: without this the idle timeout would count from the
+        // start of the upload to the first byte of the response.
+        registry.exchange(for: task)?.sentBodyData()
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         registry.exchange(for: dataTask)?.received(data)
     }
