@@ -188,8 +188,13 @@ final class RequestRun<Value: Sendable>: Sendable {
             return state.attempt
         }
         guard let attempt else { return }
-        if let bodyFile, bodyFile.isTemporary {
-            try? FileManager.default.removeItem(at: bodyFile.url)
+        // The temporary body goes right after the promise settles, still in this block (so a
+        // barrier on the request queue sees it gone): deleting a large file takes a while
+        // that the caller need not wait for.
+        defer {
+            if let bodyFile, bodyFile.isTemporary {
+                try? FileManager.default.removeItem(at: bodyFile.url)
+            }
         }
         switch outcome {
         case .success(let value):

@@ -94,6 +94,10 @@ struct RetryTests {
         #expect(server.requests.count == 2)
         #expect(server.requests[0].body == server.requests[1].body)
         #expect(server.requests[0].body.count > 100_000)
+        // Removed just after the promise settled, on the request queue.
+        await withCheckedContinuation { done in
+            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 

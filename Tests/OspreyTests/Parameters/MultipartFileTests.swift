@@ -21,6 +21,15 @@ struct MultipartFileTests {
         try content.write(to: source)
     }
 
+    /// The temporary bodies left, once the API's request queue has finished what it was doing
+    /// (the pipeline removes a body just after settling the promise).
+    private func temporaryFiles(after api: AbstractAPI) async -> [String] {
+        await withCheckedContinuation { done in
+            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
+        return temporaryFiles
+    }
+
     private var temporaryFiles: [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("tmp").path))
             ?? []
@@ -53,7 +62,7 @@ struct MultipartFileTests {
         #expect(received.body == expected)
         #expect(received.value(forHeader: "Content-Length") == String(expected.count))
         #expect(received.value(forHeader: "Content-Type") == "multipart/form-data; boundary=BOUNDARY")
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -67,7 +76,7 @@ struct MultipartFileTests {
         let failed: Promise<Void> = api.request(
             route: api.post(endpoint: "/fail"), parameters: parameters([Part(name: "f", fileURL: source)]))
         #expect(await failed.apiError?.statusCode == 500)
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
 
         let slow: Promise<Void> = api.request(
             route: api.post(endpoint: "/slow"), parameters: parameters([Part(name: "f", fileURL: source)]))
@@ -76,10 +85,7 @@ struct MultipartFileTests {
         await #expect(throws: CancellationError.self) { try await slow.value }
         #expect(await server.waitUntilNoOpenConnections(timeout: 30))
         // Cancelling queued the removal on the API's request queue; a barrier waits for it.
-        await withCheckedContinuation { done in
-            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
-        }
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -104,10 +110,7 @@ struct MultipartFileTests {
         #expect(await server.waitUntilNoOpenConnections(timeout: 300))
         #expect(server.requests.isEmpty)
         #expect(server.receivedByteCount < size)
-        await withCheckedContinuation { done in
-            api.requestQueueForTesting.async(flags: .barrier) { done.resume() }
-        }
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -153,7 +156,7 @@ struct MultipartFileTests {
             #expect(reason.hasSuffix(problem), "\(url.path): \(reason)")
         }
         #expect(server.acceptedConnectionCount == 0)
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -187,7 +190,7 @@ struct MultipartFileTests {
         try await second.value
         #expect(server.requests.count == 2)
         #expect(server.requests[0].body == server.requests[1].body)
-        #expect(temporaryFiles.isEmpty)
+        #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
     }
 }
