@@ -62,7 +62,9 @@ struct LoopbackConnection {
             }
             guard case .ready = Socket.wait(for: fd, wakeFD: core.wakeReadFD) else { return }
             do {
-                let allowed = core.configuration.pausesReadingAfter.map { max(1, $0 - bytesRead) } ?? .max
+                // Up to the pause point, then (once resumed) without a cap.
+                let pause = core.configuration.pausesReadingAfter ?? .max
+                let allowed = bytesRead < pause ? pause - bytesRead : .max
                 guard let count = try Socket.receive(fd, into: &readBuffer, maximum: allowed) else {
                     continue
                 }
