@@ -28,7 +28,9 @@ extension URLRequest {
                 parts += ["--data-binary", Self.shellQuoted("<\(body.count) bytes>")]
             }
         }
-        let address = url.map { revealingCredentials ? $0.absoluteString : Self.redacted($0) } ?? ""
+        let address =
+            url.map { revealingCredentials ? $0.absoluteString : Redaction.urlKeepingPlainQueryValues($0) }
+            ?? ""
         parts.append(Self.shellQuoted(address))
         return parts.joined(separator: " ")
     }
@@ -36,30 +38,5 @@ extension URLRequest {
     /// Single quotes, with each `'` written as `'\''`: nothing inside is interpreted.
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-
-    private static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return "<unparseable URL>"
-        }
-        if components.user != nil || components.password != nil {
-            components.user = "<redacted>"
-            components.password = nil
-        }
-        if let items = components.percentEncodedQueryItems, !items.isEmpty {
-            components.percentEncodedQueryItems = items.map { item in
-                guard item.value != nil, isSecretName(item.name) else { return item }
-                return URLQueryItem(name: item.name, value: "redacted")
-            }
-        }
-        return components.string ?? "<unparseable URL>"
-    }
-
-    private static func isSecretName(_ name: String) -> Bool {
-        let lowered = (name.removingPercentEncoding ?? name).lowercased()
-        return [
-            "token", "key", "secret", "password", "passwd", "signature", "sig", "auth", "session", "code",
-        ]
-        .contains { lowered.contains($0) }
     }
 }
