@@ -7,11 +7,19 @@ import Promises
 
 /// One request through ``URLSessionTransport``: its tasks (one per redirect hop), the body
 /// received so far, its timers, and the resolver it settles exactly once.
+///
+/// Creating, resuming and cancelling a task wait for FoundationNetworking's work queue, which
+/// can be busy for seconds (inflating a compressed body, say). None of them may run on the
+/// session's delegate queue (every transfer's data would queue up behind it, in memory), under
+/// the exchange's lock, or on the main queue: they run on the transport's `control` queue, or on
+/// the background thread that sent the request.
 final class Exchange: Sendable {
     struct State {
         var request: URLRequest
         var task: URLSessionDataTask?
         var response: HTTPURLResponse?
+        /// The body length the response declared (nil when unknown or compressed).
+        var bodyLength: Int64?
         var data = Data()
         var redirects = 0
         var lastActivity = DispatchTime.now()
@@ -23,41 +31,57 @@ final class Exchange: Sendable {
     let resolver: Resolver<TransportResponse>
     private let state: Locked<State>
     private let timers: DispatchQueue
+    private let control: DispatchQueue
 
-    init(_ request: TransportRequest, resolver: Resolver<TransportResponse>, timers: DispatchQueue) {
+    init(
+        _ request: TransportRequest,
+        resolver: Resolver<TransportResponse>,
+        timers: DispatchQueue,
+        control: DispatchQueue
+    ) {
         original = request
         self.resolver = resolver
         state = Locked(State(request: request.urlRequest))
         self.timers = timers
+        self.control = control
     }
 
     // MARK: Starting and ending
 
-    /// Creates and resumes the task for the current hop.
+    /// Creates and resumes the task for the current hop. Waits for FoundationNetworking: call
+    /// it on a background thread that is not the delegate queue.
     func startTask(in session: URLSession, registry: TaskRegistry) {
-        let task = state.withLock { state -> URLSessionDataTask? in
-            guard !state.isFinished else { return nil }
-            var request = state.request
-            // URLSession's own timer truncates fractions on Linux; ours fires first and exactly.
-            if let idle = original.idleTimeout { request.timeoutInterval = idle.rounded(.up) + 1 }
-            // A body file is uploaded from disk; a redirect that turned the request into a GET
-            // has dropped its body, and with it the file.
-            let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
-            let task: URLSessionDataTask =
-                if let file = original.bodyFileURL, keepsBody {
-                    session.uploadTask(with: request, fromFile: file)
-                } else {
-                    session.dataTask(with: request)
-                }
+        guard var request = state.withLock({ $0.isFinished ? nil : $0.request }) else { return }
+        // URLSession's own timer truncates fractions on Linux; ours fires first and exactly.
+        if let idle = original.idleTimeout { request.timeoutInterval = idle.rounded(.up) + 1 }
+        // A body file is uploaded from disk; a redirect that turned the request into a GET has
+        // dropped its body, and with it the file.
+        let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
+        let task: URLSessionDataTask =
+            if let file = original.bodyFileURL, keepsBody {
+                session.uploadTask(with: request, fromFile: file)
+            } else {
+                session.dataTask(with: request)
+            }
+        // Registered before it can be cancelled, so that its completion always finds the
+        // exchange and the registry never keeps a finished task.
+        registry.register(task, for: self)
+        let started = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
             state.task = task
             state.response = nil
+            state.bodyLength = nil
             state.data = Data()
             state.lastActivity = .now()
-            return task
+            return true
         }
-        guard let task else { return }
-        registry.register(task, for: self)
-        task.resume()
+        // Cancelled meanwhile: a suspended task that is cancelled completes and is forgotten.
+        started ? task.resume() : task.cancel()
+    }
+
+    /// Starts the next hop's task from the control queue.
+    private func startTaskLater(in session: URLSession, registry: TaskRegistry) {
+        control.async { self.startTask(in: session, registry: registry) }
     }
 
     /// Starts the idle and total timers.
@@ -68,28 +92,35 @@ final class Exchange: Sendable {
         if let idle = original.idleTimeout { scheduleIdleCheck(after: idle) }
     }
 
-    /// Cancels the network work; the promise is already cancelled.
+    /// Cancels the network work; the promise is already cancelled. Returns at once: it may run
+    /// on any thread (the canceller's, the main queue, a task-cancellation handler).
     func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
             state.isFinished = true
             return Self.isBodyComplete(state) ? nil : state.task
         }
-        Self.cancelIfRunning(task)
+        cancelLater(task)
     }
 
-    /// FoundationNetworking (6.3) can crash ("task that in not in the registry") when a task is
-    /// cancelled just as it completes: leave tasks alone that are no longer running (callers
-    /// also skip those whose body has fully arrived); their completion is ignored.
-    private static func cancelIfRunning(_ task: URLSessionDataTask?) {
-        if let task, task.state == .running || task.state == .suspended { task.cancel() }
+    /// Cancels `task` from the control queue, unless it is no longer running: FoundationNetworking
+    /// (6.3) can crash ("task that is not in the registry") when a task is cancelled just as it
+    /// completes, so tasks that ended or whose body has fully arrived are left alone (their
+    /// completion is ignored).
+    private func cancelLater(_ task: URLSessionDataTask?) {
+        guard let task else { return }
+        control.async {
+            if task.state == .running || task.state == .suspended { task.cancel() }
+        }
     }
 
     /// The most memory reserved from a `Content-Length` before the bytes arrive.
     private static let largestReservation = 8 * 1024 * 1024
 
+    /// Whether every byte the response declared has arrived. Unknown for a compressed body
+    /// (its length is of the encoded bytes) or one without a length: then the task is cancelled.
     private static func isBodyComplete(_ state: State) -> Bool {
-        guard let response = state.response, response.expectedContentLength >= 0 else { return false }
-        return Int64(state.data.count) >= response.expectedContentLength
+        guard let length = state.bodyLength else { return false }
+        return Int64(state.data.count) >= length
     }
 
     private func timeOut() {
@@ -117,31 +148,62 @@ final class Exchange: Sendable {
             )
         }
         guard let (task, context) = ended else { return }
-        Self.cancelIfRunning(task)
+        cancelLater(task)
         resolver.reject(makeError(context))
     }
 
     // MARK: Delegate events
 
     func received(_ response: HTTPURLResponse) {
-        let tooLarge = state.withLock { state -> Bool in
+        let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
             state.lastActivity = .now()
-            // A compressed body's Content-Length says nothing about its decoded size.
-            let encoded =
-                response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-            let limit = original.maximumResponseBytes
-            if !encoded, response.expectedContentLength > 0 {
+            let verdict = self.verdict(on: response, method: state.request.httpMethod)
+            if case .accept(let length?) = verdict {
+                state.bodyLength = length
                 // Room for the announced body up front instead of regrowing chunk by chunk;
                 // capped, because the header is only the server's word.
-                let cap = min(limit ?? Int.max, Self.largestReservation)
-                state.data.reserveCapacity(Int(min(response.expectedContentLength, Int64(cap))))
+                let cap = min(original.maximumResponseBytes ?? Int.max, Self.largestReservation)
+                state.data.reserveCapacity(Int(min(length, Int64(cap))))
             }
-            guard let limit, !encoded else { return false }
-            return response.expectedContentLength > Int64(limit)
+            return verdict
         }
-        if tooLarge, let limit = original.maximumResponseBytes {
-            fail { .responseTooLarge(limit: limit, context: $0) }
+        reject(verdict)
+    }
+
+    /// What a response's framing allows, before any of its body is read.
+    enum FramingVerdict {
+        /// Go on; the body length when it is known and not compressed.
+        case accept(bodyLength: Int64?)
+        case invalid(reason: String)
+        case tooLarge
+    }
+
+    private func verdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
+        // A compressed body's Content-Length says nothing about its decoded size.
+        let encoded = response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+        let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
+        switch ResponseFraming(response) {
+        case .invalid(let reason):
+            return .invalid(reason: reason)
+        case .impossible:
+            return .tooLarge
+        case .length(let length) where !encoded && hasBody:
+            if let limit = original.maximumResponseBytes, length > Int64(limit) { return .tooLarge }
+            return .accept(bodyLength: length)
+        case .length, .unknown:
+            return .accept(bodyLength: hasBody ? nil : 0)
+        }
+    }
+
+    private func reject(_ verdict: FramingVerdict) {
+        switch verdict {
+        case .accept:
+            break
+        case .invalid(let reason):
+            fail { .transport(underlying: ResponseFraming.error(reason: reason), context: $0) }
+        case .tooLarge:
+            fail { .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: $0) }
         }
     }
 
@@ -170,12 +232,19 @@ final class Exchange: Sendable {
 
     /// The task ended: deliver, follow a redirect, or fail.
     func completed(_ task: URLSessionTask, error: (any Error)?, session: URLSession, registry: TaskRegistry) {
-        let snapshot = state.withLock { state -> State? in
-            guard !state.isFinished, state.task === task else { return nil }
-            if state.response == nil { state.response = task.response as? HTTPURLResponse }
-            return state
+        let (snapshot, verdict) = state.withLock { state -> (State?, FramingVerdict) in
+            guard !state.isFinished, state.task === task else { return (nil, .accept(bodyLength: nil)) }
+            guard state.response == nil, let response = task.response as? HTTPURLResponse else {
+                return (state, .accept(bodyLength: nil))
+            }
+            // The head came without a didReceive(response) (the Basic-challenge path): check it here.
+            state.response = response
+            let verdict = self.verdict(on: response, method: state.request.httpMethod)
+            if case .accept(let length) = verdict { state.bodyLength = length }
+            return (state, verdict)
         }
         guard let snapshot else { return }
+        if case .accept = verdict {} else { return reject(verdict) }
         if let error {
             // Linux workaround: a 401 with a Basic challenge would hang unless the challenge is
             // cancelled; the task then ends "cancelled" but the 401 is a real answer.
@@ -187,7 +256,7 @@ final class Exchange: Sendable {
         guard let response = snapshot.response else {
             return fail { .transport(underlying: URLError(.badServerResponse), context: $0) }
         }
-        if isTruncated(response, snapshot.data) {
+        if let length = snapshot.bodyLength, Int64(snapshot.data.count) < length {
             return fail { .transport(underlying: URLError(.networkConnectionLost), context: $0) }
         }
         guard case .follow(let limit) = original.redirectPolicy else { return deliver(response, snapshot) }
@@ -209,7 +278,7 @@ final class Exchange: Sendable {
                 state.request = next
                 state.redirects += 1
             }
-            startTask(in: session, registry: registry)
+            startTaskLater(in: session, registry: registry)
         }
     }
 
@@ -224,12 +293,4 @@ final class Exchange: Sendable {
         }
     }
 
-    /// A body shorter than its `Content-Length` (when not compressed, whose length is of the
-    /// encoded bytes) is a dropped connection, never a success.
-    private func isTruncated(_ response: HTTPURLResponse, _ data: Data) -> Bool {
-        let encoded = response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-        let method = state.withLock { $0.request.httpMethod ?? "GET" }
-        guard !encoded, method != "HEAD", response.expectedContentLength >= 0 else { return false }
-        return Int64(data.count) < response.expectedContentLength
-    }
 }

@@ -15,6 +15,10 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let timers = DispatchQueue(label: "osprey.transport.timers")
+    /// Where tasks are created, resumed and cancelled when the calling thread must not wait for
+    /// FoundationNetworking (see ``Exchange``). Concurrent: one slow cancel must not hold up the
+    /// next request's start.
+    private let control = DispatchQueue(label: "osprey.transport.control", attributes: .concurrent)
 
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; ephemeral (no shared cookies or
@@ -37,11 +41,19 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends the request; see ``HTTPTransport``.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
-        let exchange = Exchange(request, resolver: resolver, timers: timers)
+        let exchange = Exchange(request, resolver: resolver, timers: timers, control: control)
         // The exchange (and through it this transport) stays alive until the promise settles.
         resolver.onCancel { [self] in withExtendedLifetime(self) { exchange.cancel() } }
         exchange.startTimers()
-        exchange.startTask(in: session, registry: delegate.registry)
+        // Starting a task waits for FoundationNetworking's work queue: fine on the API's request
+        // queue, where the pipeline sends from, but never on the main thread.
+        if Thread.isMainThread {
+            let session = self.session
+            let registry = delegate.registry
+            control.async { exchange.startTask(in: session, registry: registry) }
+        } else {
+            exchange.startTask(in: session, registry: delegate.registry)
+        }
         return promise
     }
 }

@@ -134,6 +134,10 @@ struct LoopbackConnection {
         }
         if plan.closesEarly { return false }
         guard writeAll(plan.trailer) else { return false }
+        if let trailing = faults.trailingBytes {
+            if trailing.delay > 0, !pause(for: trailing.delay) { return false }
+            guard writeAll([UInt8](trailing.bytes)) else { return false }
+        }
         return plan.keepsConnection
     }
 

@@ -15,6 +15,9 @@ extension LoopbackServer.Response {
         public var overstatedLength = 0
         /// Ignore the body and stream `chunk` forever (chunked) until the client goes away.
         public var endless: (chunk: Data, interval: TimeInterval)?
+        /// After the response, wait `delay` seconds and write `bytes` as they are, outside any
+        /// framing, then carry on serving the connection.
+        public var trailingBytes: (bytes: Data, delay: TimeInterval)?
 
         /// No faults.
         public init() {}
@@ -30,6 +33,8 @@ extension LoopbackServer.Response {
                 && lhs.closeAfterBodyBytes == rhs.closeAfterBodyBytes
                 && lhs.overstatedLength == rhs.overstatedLength
                 && lhs.endless?.chunk == rhs.endless?.chunk && lhs.endless?.interval == rhs.endless?.interval
+                && lhs.trailingBytes?.bytes == rhs.trailingBytes?.bytes
+                && lhs.trailingBytes?.delay == rhs.trailingBytes?.delay
         }
     }
 
@@ -70,6 +75,13 @@ extension LoopbackServer.Response {
         var copy = modified { $0.endless = (chunk.isEmpty ? Data([0x2A]) : chunk, interval) }
         copy.framing = .chunked(chunkSize: max(1, chunk.count))
         return copy
+    }
+
+    /// After the response, waits `delay` seconds and writes `bytes` raw on the same connection
+    /// (stray bytes after a `204`, or a body longer than its `Content-Length`), which stays open
+    /// for the next request.
+    public func followedByRawBytes(_ bytes: Data, after delay: TimeInterval = 0) -> Self {
+        modified { $0.trailingBytes = (bytes, delay) }
     }
 
     private func modified(_ change: (inout Faults) -> Void) -> Self {

@@ -1,0 +1,79 @@
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+/// A server that frames its response wrongly: the client must fail, never succeed with a
+/// short or a guessed body (RFC 9112 §6.3).
+@Suite("Transport: responses with broken framing")
+struct HostileFramingTests {
+    @Test(
+        "a Content-Length that is not one non-negative decimal integer is a transport error",
+        arguments: [
+            (["12", "5"], "differing"),
+            (["12, 5"], "differing"),
+            (["12abc"], "not a non-negative decimal integer"),
+            (["+12"], "not a non-negative decimal integer"),
+            (["0x0c"], "not a non-negative decimal integer"),
+            (["1 2"], "not a non-negative decimal integer"),
+            (["12, "], "not a non-negative decimal integer"),
+            // libcurl refuses these two itself, in its own words.
+            (["-1"], "Content-Length"),
+            ([""], "Content-Length"),
+        ])
+    func malformedLength(values: [String], expected: String) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/framed") { _ in
+            var response = LoopbackServer.Response(body: Data("hello, world".utf8))  // 12 bytes
+            for value in values { response = response.adding(header: "Content-Length", value) }
+            return response
+        }
+        let api = TestAPI(server)
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/framed"))
+        let result = await promise.result
+        guard case .failure(let error as APIError) = result else {
+            Issue.record("expected an APIError, got \(result)")
+            return
+        }
+        guard case .transport(let underlying, _) = error else {
+            Issue.record("expected a transport error, got \(error)")
+            return
+        }
+        #expect("\(underlying)".contains("Content-Length"), "\(underlying)")
+        #expect("\(underlying)".contains(expected), "\(underlying)")
+    }
+
+    @Test("repeated identical Content-Length values are one length")
+    func identicalLengths() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/framed") { _ in
+            LoopbackServer.Response(body: Data("hello, world".utf8))
+                .adding(header: "Content-Length", "12").adding(header: "Content-Length", "12")
+        }
+        let api = TestAPI(server)
+        let body: Data = try await api.request(route: api.get(endpoint: "/framed")).value
+        #expect(body == Data("hello, world".utf8))
+    }
+
+    @Test(
+        "a Content-Length beyond 64 bits is too large at once, whatever the limit",
+        arguments: [Int?.some(1 << 20), nil])
+    func impossibleLength(limit: Int?) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/huge") { _ in
+            LoopbackServer.Response(body: Data("hello, world".utf8))
+                .adding(header: "Content-Length", "100000000000000000000000")
+        }
+        let api = TestAPI(server)
+        api.configuration.maximumResponseBytes = limit
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/huge"))
+        let error = try #require(await promise.apiError)
+        guard case .responseTooLarge = error else {
+            Issue.record("expected responseTooLarge, got \(error)")
+            return
+        }
+    }
+}
