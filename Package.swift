@@ -31,6 +31,12 @@ let package = Package(
             path: "Benchmarks/Bench"
         ),
         .testTarget(name: "PromisesTests", dependencies: ["Promises"]),
+        // One hostile transfer per process, for OspreyTests to measure its peak memory alone.
+        .executableTarget(
+            name: "OspreyMemoryProbe",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Tests/MemoryProbe"
+        ),
         .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
     ],

@@ -79,6 +79,12 @@ final class Exchange: Sendable {
         started ? task.resume() : task.cancel()
     }
 
+    /// Makes `task` the current hop's task without starting it, for tests that drive the
+    /// exchange with a task of their own.
+    func adoptForTesting(_ task: URLSessionDataTask) {
+        state.withLock { $0.task = task }
+    }
+
     /// Starts the next hop's task from the control queue.
     private func startTaskLater(in session: URLSession, registry: TaskRegistry) {
         control.async { self.startTask(in: session, registry: registry) }
