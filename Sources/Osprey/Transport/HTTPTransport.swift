@@ -22,8 +22,10 @@ public struct TransportRequest: Sendable {
     public var urlRequest: URLRequest
     /// A file to upload as the body, streamed from disk (the request's own body is ignored).
     public var bodyFileURL: URL?
-    /// Seconds without any progress (connecting, headers or body bytes) before failing with
-    /// ``APIError/timedOut(context:)``; nil for none.
+    /// Seconds without any progress (body bytes sent or received, the response head) before
+    /// failing with ``APIError/timedOut(context:)``; nil for none. On Linux, URLSession reports
+    /// the head only once it has fully arrived: a head that drips in slowly is not progress, and
+    /// only the ``deadline`` limits it.
     public var idleTimeout: TimeInterval?
     /// Seconds for the whole exchange, redirects included; nil for none.
     public var deadline: TimeInterval?

@@ -76,4 +76,27 @@ struct HostileFramingTests {
             return
         }
     }
+
+    /// libcurl 7.88 (under FoundationNetworking) puts a kept-alive connection back in its pool
+    /// even when the server writes more bytes a moment after a complete response, and the next
+    /// request then reads them as its answer. URLSession cannot retire one connection; what an
+    /// API can do is not reuse connections with a server it does not trust.
+    @Test("Connection: close gives every request its own connection, so stray bytes reach no one")
+    func strayBytesAfterAResponse() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let smuggled = Data("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil".utf8)
+        server.route("/empty") { _ in
+            LoopbackServer.Response(status: 204).followedByRawBytes(smuggled, after: 0.2)
+        }
+        server.route("/next") { _ in .text("next") }
+        let api = TestAPI(server)
+        api.configuration.headers["Connection"] = "close"
+
+        try await api.request(route: api.get(endpoint: "/empty")).value as Void
+        let next: String = try await api.request(route: api.get(endpoint: "/next")).value
+        #expect(next == "next")
+        let connections = server.requests.map(\.connectionID)
+        #expect(connections.count == 2 && connections[0] != connections[1], "\(connections)")
+    }
 }
