@@ -116,21 +116,22 @@ struct MultipartFileTests {
 
     @Test("an upload that keeps sending is not idle: it outlasts an idle timeout shorter than it")
     func uploadProgressIsActivity() async throws {
-        // 24 MiB read at 4 MiB/s takes about 6 s, well beyond the kernel buffers; the idle
-        // timeout is 2.5 s. Counted from the request's start to the response, it would fire.
+        // 48 MiB read at 4 MiB/s takes about 12 s, well beyond the kernel buffers; the idle
+        // timeout is 5 s. Counted from the request's start to the response, it would fire.
         // (Not much shorter: once the last bytes sit in the kernel's send buffer, up to 4 MiB,
-        // nothing is sent until the server has read them, about a second of real silence.)
+        // nothing is sent until the server has read them, and with other suites running at
+        // once a file-body upload was seen to pause for up to 2.8 s.)
         let server = try LoopbackServer(configuration: .init(readRateLimit: 4 * 1024 * 1024))
         defer { server.stop() }
         server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 204) }
         let large = folder.appendingPathComponent("steady.bin")
-        try Data(repeating: 0x33, count: 24 * 1024 * 1024).write(to: large)
+        try Data(repeating: 0x33, count: 48 * 1024 * 1024).write(to: large)
         let api = TestAPI(server)
-        api.configuration.timeout = 2.5
+        api.configuration.timeout = 5
         let upload: Promise<Void> = api.request(
             route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
         try await upload.value
-        #expect(server.requests.first?.bodyLength ?? 0 > 24 * 1024 * 1024)
+        #expect(server.requests.first?.bodyLength ?? 0 > 48 * 1024 * 1024)
         try? FileManager.default.removeItem(at: folder)
     }
 
