@@ -57,7 +57,11 @@ public enum APIError: Error, Sendable {
         public init(request: URLRequest?, response: HTTPURLResponse? = nil, data: Data? = nil) {
             self.request = request
             self.response = response
-            self.data = data.map { $0.count > Self.maximumBodyBytes ? $0.prefix(Self.maximumBodyBytes) : $0 }
+            // A copy of the prefix: a slice would keep the whole body alive with the error.
+            self.data = data.map {
+                $0.count > Self.maximumBodyBytes
+                    ? $0.prefix(Self.maximumBodyBytes).withUnsafeBytes { Data($0) } : $0
+            }
         }
 
         /// `METHOD url -> status`, with credentials redacted.

@@ -20,6 +20,7 @@ import Promises
 /// - Single flight: while a refresh runs, requests wait for its token instead of starting
 ///   another; a 401 for a token that was already replaced is simply retried with the new one.
 /// - No loops: a request is sent again after a 401 once; a second 401 is its answer.
+/// - Cancelling a request that waits for a refresh leaves the refresh running for the others.
 /// - A failed refresh fails every request waiting for it, and the retry of every request the
 ///   server refused with the token it was to replace, with
 ///   ``APIError/adaptationFailed(underlying:)`` carrying the refresh's error. A new request still
@@ -75,9 +76,11 @@ public final class BearerAuthenticator: RequestAdapter {
         }
         switch next {
         case .send(let token): return Promise(value: Self.authorize(request, with: token))
-        case .wait(let pending): return pending.then { Self.authorize(request, with: $0) }
+        // Each waiter gets a detached promise: one that leaves (its request was cancelled) must
+        // not cancel the refresh the others wait for.
+        case .wait(let pending): return pending.detached().then { Self.authorize(request, with: $0) }
         case .refresh(let rejected):
-            return startRefresh(replacing: rejected).then { Self.authorize(request, with: $0) }
+            return startRefresh(replacing: rejected).detached().then { Self.authorize(request, with: $0) }
         case .fail(let error): return Promise(error: error)
         }
     }

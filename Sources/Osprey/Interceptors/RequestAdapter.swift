@@ -12,7 +12,8 @@ import Promises
 /// after a `401` picks up a refreshed token), after the request was built and before it goes
 /// to the transport. A rejected promise fails the request with
 /// ``APIError/adaptationFailed(underlying:)`` and nothing is sent; headers an adapter adds are
-/// validated like any others.
+/// validated like any others. Cancelling a request does not cancel the promise its adapter
+/// returned, which may be shared or cached: the request only stops waiting for it.
 public protocol RequestAdapter: Sendable {
     /// Returns the request to send, at once or later.
     func adapt(_ request: URLRequest) -> Promise<URLRequest>

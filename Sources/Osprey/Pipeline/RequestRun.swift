@@ -68,8 +68,10 @@ final class RequestRun<Value: Sendable>: Sendable {
         let adapters = configuration.adapters
         guard !adapters.isEmpty else { return send(built) }
         let earlier = state.withLock { $0.failures }
+        // Detached: an adapter's promise may be shared (a token refresh other requests wait
+        // for), and cancelling this request must only stop it waiting.
         let adapting = adapters.reduce(Promise(value: built)) { request, adapter in
-            request.then(in: api.requestQueue) { adapter.adapt($0, earlier: earlier) }
+            request.then(in: api.requestQueue) { adapter.adapt($0, earlier: earlier).detached() }
         }
         let stored = state.withLock { state -> Bool in
             guard !state.isCancelled else { return false }

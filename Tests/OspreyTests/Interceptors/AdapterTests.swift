@@ -110,4 +110,38 @@ struct AdapterTests {
         #expect(server.acceptedConnectionCount == 0)
         #expect(!recorder.kinds.contains("started"))
     }
+
+    @Test("cancelling a request leaves a shared adapter promise to the requests still waiting")
+    func sharedAdapterPromise() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/me") { _ in .json(#"{"id": 7}"#) }
+        let (token, issuer) = Promise<String>.pending()
+        let (asked, asking) = Promise<Void>.pending()
+        let api = TestAPI(server)
+        // One token fetch, cached and shared by every request.
+        api.configuration.adapters = [
+            AdaptRequest(promise: { request in
+                asking.fulfill(())
+                return token.then { token in
+                    var request = request
+                    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                    return request
+                }
+            })
+        ]
+        let first: Promise<Identified> = api.request(route: api.get(endpoint: "/me"))
+        try await asked.value
+        first.cancel()
+        _ = await first.result
+        let second: Promise<Identified> = api.request(route: api.get(endpoint: "/me"))
+        // Its adapter is waiting too before the refresh ends: the first barrier passes the
+        // request's build, the second the adapter step that building queued.
+        await api.drainRequestQueue()
+        await api.drainRequestQueue()
+        issuer.fulfill("shared")
+        #expect(try await second.value == Identified(id: 7))
+        #expect(!token.isCancelled)
+        #expect(server.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer shared"])
+    }
 }

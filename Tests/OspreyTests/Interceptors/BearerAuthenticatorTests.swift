@@ -46,6 +46,38 @@ struct BearerAuthenticatorTests {
         #expect(sent.filter { $0 == "Bearer fresh" }.count == 10)
     }
 
+    @Test("a request cancelled while it waits for a refresh leaves the refresh to the others")
+    func cancelDuringRefresh() async throws {
+        let server = try server(accepting: "fresh")
+        defer { server.stop() }
+        let refreshes = Locked(0)
+        let (started, starting) = Promise<Void>.pending()
+        let (newToken, issuer) = Promise<String>.pending()
+        // No token yet: the first request starts the refresh and waits for it.
+        let authenticator = BearerAuthenticator(token: nil) { _ in
+            refreshes.withLock { $0 += 1 }
+            starting.fulfill(())
+            return newToken
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+
+        let first: Promise<Identified> = api.request(route: api.get(endpoint: "/items/1"))
+        try await started.value
+        first.cancel()
+        _ = await first.result
+        let second: Promise<Identified> = api.request(route: api.get(endpoint: "/items/2"))
+        // Its adapter is waiting too before the refresh ends: the first barrier passes the
+        // request's build, the second the adapter step that building queued.
+        await api.drainRequestQueue()
+        await api.drainRequestQueue()
+        issuer.fulfill("fresh")
+        #expect(try await second.value == Identified(id: 2))
+        #expect(refreshes.withLock { $0 } == 1)
+        #expect(server.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer fresh"])
+    }
+
     @Test("a token the server still refuses after a refresh is the answer: one retry, no loop")
     func noLoop() async throws {
         let server = try server(accepting: "never")

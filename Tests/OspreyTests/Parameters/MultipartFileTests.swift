@@ -114,6 +114,28 @@ struct MultipartFileTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test("the temporary body is created exclusively, readable and writable by its owner only")
+    func temporaryBodyIsPrivate() async throws {
+        // The server stops reading after 64 KiB: the upload, and its body file, stay in flight.
+        let server = try LoopbackServer(configuration: .init(pausesReadingAfter: 64 * 1024))
+        defer { server.stop() }
+        server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 201) }
+        let large = folder.appendingPathComponent("private.bin")
+        try Data(repeating: 0x42, count: 8 * 1024 * 1024).write(to: large)
+        let api = TestAPI(server)
+        let upload: Promise<Void> = api.request(
+            route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
+        #expect(await server.waitForReceivedBytes(atLeast: 64 * 1024, timeout: 60))
+        let name = try #require(temporaryFiles.first)
+        let attributes = try FileManager.default.attributesOfItem(
+            atPath: folder.appendingPathComponent("tmp").appendingPathComponent(name).path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        upload.cancel()
+        server.resumeReading()
+        _ = await upload.result
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     @Test("an upload that keeps sending is not idle: it outlasts an idle timeout shorter than it")
     func uploadProgressIsActivity() async throws {
         // 48 MiB read at 4 MiB/s takes about 12 s, well beyond the kernel buffers; the idle

@@ -11,6 +11,13 @@ final class TestAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         super.init(responseParser: parser)
         responseQueue = DispatchQueue(label: "test.api.response")
     }
+
+    /// Returns once the work queued on the request queue so far has run.
+    func drainRequestQueue() async {
+        await withCheckedContinuation { done in
+            requestQueueForTesting.async(flags: .barrier) { done.resume() }
+        }
+    }
 }
 
 struct ServerMessage: Decodable, Error, Sendable, Equatable {

@@ -1,7 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// Writes a multipart body to a temporary file, copying file parts a chunk at a time so that
@@ -39,12 +43,17 @@ enum MultipartFileWriter {
     static func write(_ parts: [Part], boundary fixed: String?, in directory: URL) throws -> (URL, String) {
         let boundary = MultipartEncoder.boundary(for: parts, fixed: fixed)
         let file = directory.appendingPathComponent("osprey-multipart-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+        // Created exclusively (never through a planted file or link) and readable by this user
+        // only: the body holds the uploaded documents, in a folder other users can list.
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
             throw APIError.encodingFailed(
-                reason: "could not create a temporary body file in \(directory.path)", underlying: nil)
+                reason: "could not create a temporary body file in \(directory.path): \(reason)",
+                underlying: nil)
         }
         do {
-            let output = try FileHandle(forWritingTo: file)
+            let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? output.close() }
             for part in parts {
                 try output.write(contentsOf: Data("--\(boundary)\r\n".utf8))
