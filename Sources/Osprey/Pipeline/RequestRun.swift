@@ -54,9 +54,14 @@ final class RequestRun<Value: Sendable>: Sendable {
         state = Locked(State(request: request))
     }
 
-    /// Starts the first attempt; `cancel()` stops the run at any point.
+    /// Starts the first attempt; `cancel()` stops the run at any point, and so does the
+    /// deadline, whatever is current (an adapter that never answers included).
     func start() {
         resolver.onCancel { [self] in cancel() }
+        if let deadline = configuration.deadline {
+            // Weak: a finished run need not live until its deadline.
+            api.requestQueue.asyncAfter(deadline: started + deadline) { [weak self] in self?.expire() }
+        }
         attempt()
     }
 
@@ -224,6 +229,21 @@ final class RequestRun<Value: Sendable>: Sendable {
             retry.cancel()
             api.requestQueue.async { [self] in finish(request: request, response: nil, .failure(.cancelled)) }
         }
+    }
+
+    /// The deadline passed: fail with `timedOut` first, then stop whatever is current.
+    private func expire() {
+        let current = state.withLock {
+            state -> (Promise<URLRequest>?, Promise<TransportResponse>?, DispatchWorkItem?, URLRequest)? in
+            guard !state.isFinished else { return nil }
+            state.isCancelled = true
+            return (state.adapting, state.exchange, state.retry, state.request)
+        }
+        guard let (adapting, exchange, retry, request) = current else { return }
+        finish(request: request, response: nil, .failure(.timedOut(context: .init(request: request))))
+        adapting?.cancel()
+        exchange?.cancel()
+        retry?.cancel()
     }
 
     // MARK: Helpers

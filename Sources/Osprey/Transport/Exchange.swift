@@ -53,7 +53,9 @@ final class Exchange: Sendable {
     func startTask(in session: URLSession, registry: TaskRegistry) {
         guard var request = state.withLock({ $0.isFinished ? nil : $0.request }) else { return }
         // URLSession's own timer truncates fractions on Linux; ours fires first and exactly.
-        if let idle = original.idleTimeout { request.timeoutInterval = idle.rounded(.up) + 1 }
+        // Without an idle timeout, URLSession's must not fire either: a year stands for none
+        // (FoundationNetworking turns the interval into whole milliseconds, so no infinity).
+        request.timeoutInterval = original.idleTimeout.map { $0.rounded(.up) + 1 } ?? Self.noTimeout
         // A body file is uploaded from disk; a redirect that turned the request into a GET has
         // dropped its body, and with it the file.
         let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
@@ -118,6 +120,9 @@ final class Exchange: Sendable {
             if task.state == .running || task.state == .suspended { task.cancel() }
         }
     }
+
+    /// URLSession's timeout when Osprey sets none.
+    static let noTimeout: TimeInterval = 365 * 24 * 3600
 
     /// The most memory reserved from a `Content-Length` before the bytes arrive.
     private static let largestReservation = 8 * 1024 * 1024

@@ -144,4 +144,38 @@ struct AdapterTests {
         #expect(!token.isCancelled)
         #expect(server.requests.map { $0.value(forHeader: "Authorization") } == ["Bearer shared"])
     }
+
+    @Test("the deadline covers an adapter that never answers: timedOut, nothing sent, no body file left")
+    func deadlineCoversAdapters() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 201) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "osprey-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("part.bin")
+        try Data(count: 1000).write(to: file)
+        let parameters = MultipartParameters(parts: [Part(name: "f", fileURL: file)])
+        parameters.temporaryDirectory = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+
+        let (never, resolver) = Promise<URLRequest>.pending()
+        let api = TestAPI(server)
+        api.configuration.deadline = 0.5
+        api.configuration.adapters = [AdaptRequest(promise: { _ in never })]
+        let upload: Promise<Void> = api.request(route: api.post(endpoint: "/upload"), parameters: parameters)
+        // Bounded: without the run's own deadline the request would wait for ever.
+        guard case .timedOut = try #require(await upload.timeout(30).apiError) else {
+            Issue.record("expected timedOut")
+            return
+        }
+        await api.drainRequestQueue()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("tmp").path)
+                .isEmpty)
+        #expect(server.requests.isEmpty)
+        withExtendedLifetime(resolver) {}
+    }
 }

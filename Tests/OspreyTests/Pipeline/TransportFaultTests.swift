@@ -65,6 +65,19 @@ struct TransportFaultTests {
         #expect(await server.waitUntilNoOpenConnections(timeout: 20))
     }
 
+    @Test("no idle timeout means none: URLSession's own timer never fires")
+    func noIdleTimeout() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/late") { _ in .text("late").delayingHead(by: 2) }
+        let api = TestAPI(server)
+        api.configuration.timeout = nil
+        // As if URLSession's default (60 s) were 1 s: without Osprey's own value it would fire.
+        api.configuration.adapters = [AdaptRequest { $0.timeoutInterval = 1 }]
+        let body: String = try await api.request(route: api.get(endpoint: "/late")).value
+        #expect(body == "late")
+    }
+
     @Test("a refused connection is a transport error")
     func refused() async throws {
         let server = try LoopbackServer()
