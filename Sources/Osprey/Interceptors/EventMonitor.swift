@@ -40,16 +40,21 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     public let attempt: Int
     /// Seconds since the request was first started.
     public let elapsed: TimeInterval
+    /// The header names the API declared secret (``APIConfiguration/sensitiveHeaders``), for
+    /// monitors that show headers: see ``HTTPHeaders/isSensitive(_:declared:)``.
+    public let sensitiveHeaders: Set<String>
 
     /// Creates an event.
     public init(
-        kind: Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int, elapsed: TimeInterval
+        kind: Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int, elapsed: TimeInterval,
+        sensitiveHeaders: Set<String> = []
     ) {
         self.kind = kind
         self.request = request
         self.response = response
         self.attempt = attempt
         self.elapsed = elapsed
+        self.sensitiveHeaders = sensitiveHeaders
     }
 
     /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted.
@@ -93,7 +98,7 @@ public struct LoggingMonitor: EventMonitor {
     public func receive(_ event: APIEvent) {
         log(event.description)
         if includesCURL, case .started = event.kind {
-            log(event.request.cURLDescription())
+            log(event.request.cURLDescription(sensitiveHeaders: event.sensitiveHeaders))
         }
     }
 }

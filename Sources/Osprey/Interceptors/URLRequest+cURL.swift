@@ -8,17 +8,23 @@ extension URLRequest {
     /// The request as a `curl` command line, quoted for POSIX shells.
     ///
     /// By default credentials are replaced by `<redacted>`: the values of sensitive headers
-    /// (see ``HTTPHeaders/isSensitive(_:)``), user info in the URL, and query values whose names
+    /// (see ``HTTPHeaders/isSensitive(_:declared:)``), user info in the URL, and query values whose names
     /// look like secrets (`token`, `key`, `secret`, `password`, `signature`, …). The body is
     /// summarised by its size, since it may hold a password.
-    /// - Parameter revealingCredentials: Show everything, body included (UTF-8 bodies up to
-    ///   64 KiB); for local debugging only.
-    public func cURLDescription(revealingCredentials: Bool = false) -> String {
+    /// - Parameters:
+    ///   - revealingCredentials: Show everything, body included (UTF-8 bodies up to 64 KiB);
+    ///     for local debugging only.
+    ///   - sensitiveHeaders: More header names to redact, in any case (an API's
+    ///     ``APIConfiguration/sensitiveHeaders``).
+    public func cURLDescription(revealingCredentials: Bool = false, sensitiveHeaders: Set<String> = [])
+        -> String
+    {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
         if method != "GET" { parts += ["-X", Self.shellQuoted(method)] }
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let shown = !revealingCredentials && HTTPHeaders.isSensitive(name) ? "<redacted>" : value
+            let secret = HTTPHeaders.isSensitive(name, declared: sensitiveHeaders)
+            let shown = !revealingCredentials && secret ? "<redacted>" : value
             parts += ["-H", Self.shellQuoted("\(name): \(shown)")]
         }
         if let body = httpBody, !body.isEmpty {

@@ -18,8 +18,9 @@ public struct APIConfiguration: Sendable {
     /// Status codes that count as success; `200..<300` by default. A `3xx` that was not
     /// followed is not a success.
     public var acceptableStatusCodes: Set<Int> = Set(200..<300)
-    /// Headers (lower-case) removed, with the usual credentials, when a redirect leaves the
-    /// original origin.
+    /// Header names (in any case) that hold secrets: with the usual credentials (see
+    /// ``HTTPHeaders/isSensitive(_:declared:)``) they are removed when a redirect leaves the
+    /// original origin, and redacted in logs and cURL commands.
     public var sensitiveHeaders: Set<String> = ["x-api-key", "api-key", "x-auth-token"]
     /// Change each attempt's request before it is sent (tokens, signatures), in order.
     public var adapters: [any RequestAdapter] = []

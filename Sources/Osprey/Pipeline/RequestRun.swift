@@ -257,7 +257,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         let monitors = configuration.monitors
         guard !monitors.isEmpty else { return }
         let event = APIEvent(
-            kind: kind, request: request, response: response, attempt: attempt, elapsed: elapsed)
+            kind: kind, request: request, response: response, attempt: attempt, elapsed: elapsed,
+            sensitiveHeaders: configuration.sensitiveHeaders)
         for monitor in monitors { monitor.receive(event) }
     }
 

@@ -110,7 +110,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Iterates over the header lines in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    /// `Name: value` lines with credentials redacted (see ``HTTPHeaders/isSensitive(_:)``).
+    /// `Name: value` lines with credentials redacted (see ``HTTPHeaders/isSensitive(_:declared:)``).
     public var description: String {
         fields.map { "\($0.name): \(Self.isSensitive($0.name) ? "<redacted>" : $0.value)" }
             .joined(separator: "\n")
@@ -135,13 +135,22 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
-    /// Headers whose values are credentials and never appear in descriptions or logs.
-    public static func isSensitive(_ name: String) -> Bool {
+    /// Whether a header's value is a credential: never shown in descriptions, logs or cURL
+    /// commands, and removed when a redirect leaves the request's origin. The one rule Osprey
+    /// uses for both, compared case-insensitively.
+    /// - Parameters:
+    ///   - name: The header name, in any case.
+    ///   - declared: Names declared secret as well, in any case (``APIConfiguration/sensitiveHeaders``).
+    /// - Returns: True for `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+    ///   `Authentication`, names containing `api-key`, `apikey`, `token` or `secret`, and the
+    ///   declared names.
+    public static func isSensitive(_ name: String, declared: Set<String> = []) -> Bool {
         let lowered = name.lowercased()
         return ["authorization", "proxy-authorization", "cookie", "set-cookie", "authentication"].contains(
             lowered)
             || lowered.contains("api-key") || lowered.contains("apikey") || lowered.contains("token")
             || lowered.contains("secret")
+            || declared.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     private static func same(_ lhs: String, _ rhs: String) -> Bool {

@@ -33,8 +33,8 @@ public struct TransportRequest: Sendable {
     public var maximumResponseBytes: Int?
     /// Whether and how far redirects are followed.
     public var redirectPolicy: RedirectPolicy
-    /// Headers removed when a redirect leaves the original origin (lower-case names); the usual
-    /// credentials are always removed (see ``RedirectPolicy``).
+    /// More headers removed when a redirect leaves the original origin (names in any case);
+    /// every header ``HTTPHeaders/isSensitive(_:declared:)`` calls a credential is removed.
     public var sensitiveHeaders: Set<String>
 
     /// Creates a transport request.
@@ -79,8 +79,10 @@ public struct TransportResponse: Sendable {
 /// Following is done by Osprey itself, the same way on every platform: `307`/`308` keep the
 /// method and body, `303` (and `301`/`302` after a `POST`) become a `GET` without body headers,
 /// relative locations resolve per RFC 3986, `https` → `http` and non-HTTP schemes are refused,
-/// and when the origin (scheme, host, port) changes, `Authorization`, `Proxy-Authorization`,
-/// `Cookie` and the request's sensitive headers are removed for the rest of the chain.
+/// and when the origin (scheme, host, port) changes, every credential header
+/// (``HTTPHeaders/isSensitive(_:declared:)``: `Authorization`, `Proxy-Authorization`, `Cookie`,
+/// API keys, tokens, and the request's declared sensitive headers) is removed for the rest of
+/// the chain.
 public enum RedirectPolicy: Sendable, Equatable {
     /// Follow up to `limit` redirects, then fail with ``APIError/redirectRefused(reason:context:)``.
     case follow(limit: Int)

@@ -15,8 +15,6 @@ enum RedirectRules {
         case refuse(String)
     }
 
-    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-
     static func decide(
         after response: HTTPURLResponse,
         to request: URLRequest,
@@ -50,8 +48,8 @@ enum RedirectRules {
         }
         let leftOrigin = !target.hasSameOrigin(as: original.url)
         if leftOrigin {
-            let remove = credentialHeaders.union(sensitiveHeaders)
-            for name in (next.allHTTPHeaderFields ?? [:]).keys where remove.contains(name.lowercased()) {
+            for name in (next.allHTTPHeaderFields ?? [:]).keys
+            where HTTPHeaders.isSensitive(name, declared: sensitiveHeaders) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }

@@ -19,7 +19,11 @@ struct MonitorAndCURLTests {
         api.configuration.monitors = [
             LoggingMonitor(includesCURL: true) { line in lines.withLock { $0.append(line) } }
         ]
-        api.configuration.headers = ["Authorization": "Bearer s3cr3t-token", "X-Api-Key": "s3cr3t-key"]
+        api.configuration.headers = [
+            "Authorization": "Bearer s3cr3t-token", "X-Api-Key": "s3cr3t-key", "X-Session": "s3cr3t-session",
+        ]
+        // Declared secret in another case than sent: still redacted.
+        api.configuration.sensitiveHeaders = ["x-SESSION"]
         api.configuration.adapters = [
             AdaptRequest { $0.setValue("session=s3cr3t-cookie", forHTTPHeaderField: "Cookie") }
         ]
@@ -33,6 +37,7 @@ struct MonitorAndCURLTests {
         #expect(log.contains("-> 500: failed: Unacceptable status"))
         #expect(log.contains("curl -H 'Accept: application/json'"))
         #expect(log.contains("'Authorization: <redacted>'"))
+        #expect(log.contains("'X-Session: <redacted>'"))
     }
 
     @Test("a cancelled request reports cancelled")

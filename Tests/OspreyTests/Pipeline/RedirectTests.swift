@@ -48,6 +48,25 @@ struct RedirectTests {
         #expect(near.value(forHeader: "X-Api-Key") == "k")
     }
 
+    @Test(
+        "headers declared secret in any case, and token-like ones, leave no origin",
+        arguments: [["X-Session"], ["x-session"], ["X-SESSION"]])
+    func declaredInAnyCase(declared: Set<String>) async throws {
+        let (server, origin, other) = try servers()
+        defer { server.stop() }
+        server.route("/away") { _ in .redirect(307, to: "\(other)/echo") }
+        let api = TestAPI(server)
+        api.configuration.sensitiveHeaders = declared
+        let headers: HTTPHeaders = ["x-Session": "s1", "X-Csrf-Token": "t1", "X-Other": "kept"]
+        let away: LoopbackServer.Echo = try await api.request(
+            route: .get("\(origin)/away"), parameters: URLParameters(headers: headers)
+        )
+        .value
+        #expect(away.value(forHeader: "X-Session") == nil)
+        #expect(away.value(forHeader: "X-Csrf-Token") == nil)
+        #expect(away.value(forHeader: "X-Other") == "kept")
+    }
+
     @Test("credentials dropped in a chain are not restored by a later same-host hop")
     func notRestored() async throws {
         let (server, origin, other) = try servers()
