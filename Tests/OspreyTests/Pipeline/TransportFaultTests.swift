@@ -18,6 +18,12 @@ struct TransportFaultTests {
         let error = try #require(await promise.timeout(20).apiError)
         #expect(error.statusCode == 401)
         #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == "Basic realm=\"r\"")
+        #expect(error.data == Data(#"{"code": 1, "message": "log in"}"#.utf8))
+        guard case .unacceptableStatus(_, let serverError) = error else {
+            Issue.record("expected unacceptableStatus, got \(error)")
+            return
+        }
+        #expect(serverError as? ServerMessage == ServerMessage(code: 1, message: "log in"))
     }
 
     @Test(
@@ -59,10 +65,10 @@ struct TransportFaultTests {
             }
             #expect(limit == 100_000)
         }
-        // The endless body stopped: the server saw the connection go (at the latest when the
-        // API's session closes its connections).
-        withExtendedLifetime(api) {}
+        // The endless body stopped: the server saw the connection go while the API, and its
+        // session, are still alive.
         #expect(await server.waitUntilNoOpenConnections(timeout: 20))
+        withExtendedLifetime(api) {}
     }
 
     @Test("no idle timeout means none: URLSession's own timer never fires")

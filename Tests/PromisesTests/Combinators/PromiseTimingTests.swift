@@ -26,8 +26,19 @@ struct PromiseTimingTests {
 
     @Test("delay keeps the outcome; after fulfils with the value")
     func delayAndAfter() async throws {
-        #expect(try await Promise(value: 1).delay(0.01).value == 1)
-        #expect(await Promise<Int>(error: TestError(code: 2)).delay(0.01).settledDescription == "rejected(2)")
-        #expect(try await Promise.after(0.01, value: "x").value == "x")
+        let start = DispatchTime.now()
+        #expect(try await Promise(value: 1).delay(0.05).value == 1)
+        #expect(seconds(since: start) >= 0.05)
+        let rejected = DispatchTime.now()
+        #expect(await Promise<Int>(error: TestError(code: 2)).delay(0.05).settledDescription == "rejected(2)")
+        #expect(seconds(since: rejected) >= 0.05)
+        let after = DispatchTime.now()
+        #expect(try await Promise.after(0.05, value: "x").value == "x")
+        #expect(seconds(since: after) >= 0.05)
+    }
+
+    /// A lower bound only: a delay may end late on a busy machine, never early.
+    private func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }
