@@ -100,13 +100,23 @@ struct AdapterTests {
         defer { server.stop() }
         let api = TestAPI(server)
         let (gate, opener) = Promise<Void>.pending()
-        api.configuration.adapters = [AdaptRequest(promise: { request in gate.then { request } })]
+        let (adapting, started) = Promise<Void>.pending()
+        api.configuration.adapters = [
+            AdaptRequest(promise: { request in
+                started.fulfill(())
+                return gate.then { request }
+            })
+        ]
         let recorder = EventRecorder()
         api.configuration.monitors = [recorder]
         let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/me"))
+        try await adapting.value  // the adapter is at work
         promise.cancel()
         await #expect(throws: CancellationError.self) { try await promise.value }
         opener.fulfill(())
+        // Whatever the adapter's answer set off on the request queue has run.
+        await api.drainRequestQueue()
+        await api.drainRequestQueue()
         #expect(server.acceptedConnectionCount == 0)
         #expect(!recorder.kinds.contains("started"))
     }

@@ -205,6 +205,8 @@ struct MultipartFileTests {
         defer { server.stop() }
         server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 204) }
         let api = TestAPI(server)
+        let monitor = BodySeen()
+        api.configuration.monitors = [monitor]
         let parts = [Part(name: "a", value: String(repeating: "x", count: 100))]
         let small = parameters(parts)
         let viaFile = parameters(parts)
@@ -215,7 +217,18 @@ struct MultipartFileTests {
         try await second.value
         #expect(server.requests.count == 2)
         #expect(server.requests[0].body == server.requests[1].body)
+        // The first went from memory (a body in the URLRequest), the second from a file.
+        #expect(monitor.bodies.withLock { $0 } == [true, false])
         #expect(await temporaryFiles(after: api).isEmpty)
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Records, for each attempt, whether its URLRequest carried the body in memory.
+private final class BodySeen: EventMonitor {
+    let bodies = Locked<[Bool]>([])
+
+    func receive(_ event: APIEvent) {
+        if case .started = event.kind { bodies.withLock { $0.append(event.request.httpBody != nil) } }
     }
 }

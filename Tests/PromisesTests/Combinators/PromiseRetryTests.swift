@@ -39,6 +39,22 @@ struct PromiseRetryTests {
         #expect(attempts.value == 1)
     }
 
+    @Test("cancelling during the wait between attempts stops: no further attempt")
+    func cancelDuringBackoff() async {
+        let attempts = Counter()
+        let (failed, failing) = Promise<Void>.pending()
+        // An hour between attempts: only the cancellation can end this promise in time.
+        let promise = Promise<Int>.retry(attempts: 5, delay: 3600) {
+            attempts.increment()
+            failing.fulfill(())
+            return Promise(error: TestError(code: 1))
+        }
+        _ = await failed.result
+        promise.cancel()
+        #expect(await promise.settledDescription == "cancelled")
+        #expect(attempts.value == 1)
+    }
+
     @Test("cancelling stops further attempts")
     func cancelStops() async {
         let attempts = Counter()

@@ -10,14 +10,18 @@ struct PromiseReleaseTests {
         weak var weakToken: Token?
         let (promise, resolver) = Promise<Int>.pending()
         let observed: Promise<Int>
+        // A serial queue of the test's own: once a later block has run there, the block that ran
+        // the handler has returned and let go of what it held.
+        let queue = DispatchQueue(label: "test.release")
         do {
             let token = Token()
             weakToken = token
-            observed = promise.onSuccess { _ in withExtendedLifetime(token) {} }
+            observed = promise.onSuccess(in: queue) { _ in withExtendedLifetime(token) {} }
         }
         #expect(weakToken != nil)
         resolver.fulfill(1)
         _ = try await observed.value
+        queue.sync {}
         #expect(weakToken == nil)
         withExtendedLifetime(promise) {}
     }
