@@ -20,7 +20,9 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
     public let parts: [Part]
     /// Text fields to send before the parts, from the value given at creation.
     public let fields: (any Encodable & Sendable)?
-    /// A fixed boundary, for byte-exact tests; a fresh random one per request when nil.
+    /// A fixed boundary, for byte-exact tests; a fresh random one per request when nil. A fixed
+    /// boundary that appears in an in-memory part fails with `encodingFailed` (file parts are
+    /// not read for it).
     public let boundary: String?
     /// Bodies larger than this many bytes go through a temporary file; 8 MiB by default.
     public var inMemoryLimit = 8 * 1024 * 1024
@@ -60,7 +62,7 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
         let fileSizes = try all.compactMap(\.fileURL).map(MultipartFileWriter.validatedSize(of:))
         let inMemorySize = all.reduce(0) { $0 + $1.data.count }
         if fileSizes.isEmpty, inMemorySize <= inMemoryLimit {
-            let (body, boundary) = MultipartEncoder.encode(all, boundary: self.boundary)
+            let (body, boundary) = try MultipartEncoder.encode(all, boundary: self.boundary)
             draft.setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
         } else {
             let directory = temporaryDirectory ?? FileManager.default.temporaryDirectory

@@ -76,4 +76,15 @@ struct MonitorAndCURLTests {
         #expect(revealed.contains(#"--data-binary '{"password":"hunter2"}'"#))
         #expect(revealed.hasSuffix(#"'https://u:p@api.example.com/v1/it'\''s?token=abc&page=2'"#))
     }
+
+    @Test("cURL: $, backticks, backslashes and newlines stay literal inside single quotes")
+    func curlShellSafe() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/run")))
+        request.httpMethod = "POST"
+        request.setValue("$(id) `id` \\n", forHTTPHeaderField: "X-Note")
+        request.httpBody = Data("a$HOME`id`\nb'c".utf8)
+        let revealed = request.cURLDescription(revealingCredentials: true)
+        #expect(revealed.contains(#"-H 'X-Note: $(id) `id` \n'"#))
+        #expect(revealed.contains("--data-binary 'a$HOME`id`\nb'\\''c'"))
+    }
 }

@@ -51,6 +51,19 @@ struct MultipartParametersTests {
         #expect(!text.contains("\r\nX-Injected"))
     }
 
+    @Test("a fixed boundary found in a part is refused before anything is sent, like a random one is avoided")
+    func fixedBoundaryCollision() throws {
+        let parameters = MultipartParameters(
+            parts: [Part(name: "a", value: "fine"), Part(name: "b", value: "x\r\n--BOUNDARY\r\nforged")],
+            boundary: "BOUNDARY")
+        #expect {
+            try Route.post("https://h/p").makeURLRequest(parameters: parameters)
+        } throws: { error in
+            guard case APIError.encodingFailed(let reason, _) = error else { return false }
+            return reason.contains("\"b\"") && reason.contains("fixed boundary")
+        }
+    }
+
     @Test("a non-ASCII file name gets filename* with an ASCII fallback")
     func unicodeFilename() throws {
         let parameters = MultipartParameters(

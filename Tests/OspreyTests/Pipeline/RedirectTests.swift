@@ -184,4 +184,47 @@ struct RedirectTests {
             return
         }
     }
+
+    @Test("a redirect to another port of the same host is cross-origin: no credentials reach it")
+    func otherPort() async throws {
+        let (server, origin, _) = try servers()
+        defer { server.stop() }
+        let other = try LoopbackServer()
+        defer { other.stop() }
+        other.route("/echo") { .echo(of: $0) }
+        server.route("/away") { _ in .redirect(307, to: "\(other.baseURL.absoluteString)/echo") }
+        let api = TestAPI(server)
+        let away: LoopbackServer.Echo = try await api.request(
+            route: .get("\(origin)/away"), parameters: secretParameters()
+        )
+        .value
+        for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key"] {
+            #expect(away.value(forHeader: name) == nil, "\(name) reached another port")
+        }
+        #expect(away.value(forHeader: "X-Other") == "kept")
+        #expect(other.requests.count == 1)
+    }
+
+    @Test("by default, ten redirects are followed and the eleventh is refused")
+    func defaultLimit() async throws {
+        let (server, origin, _) = try servers()
+        defer { server.stop() }
+        server.route("/hop/:n") { request in
+            let n = Int(request.pathParameters["n"] ?? "") ?? 0
+            return .redirect(302, to: "/hop/\(n + 1)")
+        }
+        server.route("/ten/:n") { request in
+            let n = Int(request.pathParameters["n"] ?? "") ?? 0
+            return n == 10 ? .text("arrived") : .redirect(302, to: "/ten/\(n + 1)")
+        }
+        let api = TestAPI(server)
+        let arrived: String = try await api.request(route: .get("\(origin)/ten/0")).value
+        #expect(arrived == "arrived")
+        let endless: Promise<Void> = api.request(route: .get("\(origin)/hop/0"))
+        guard case .redirectRefused = try #require(await endless.apiError) else {
+            Issue.record("expected redirectRefused")
+            return
+        }
+        #expect(server.requests.filter { $0.path.hasPrefix("/hop/") }.count == 11)
+    }
 }

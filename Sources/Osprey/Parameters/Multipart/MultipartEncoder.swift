@@ -28,8 +28,17 @@ struct MultipartEncoder {
 
     /// A boundary that no in-memory part contains (file contents are not read for this: a
     /// 144-bit random boundary appearing in them is not a practical risk).
-    static func boundary(for parts: [Part], fixed: String?) -> String {
-        if let fixed { return fixed }
+    /// - Throws: ``APIError/encodingFailed(reason:underlying:)`` when a fixed boundary appears
+    ///   in a part's data: that part could end the body early or forge parts of its own.
+    static func boundary(for parts: [Part], fixed: String?) throws -> String {
+        if let fixed {
+            if let part = parts.first(where: { $0.data.range(of: Data(fixed.utf8)) != nil }) {
+                throw APIError.encodingFailed(
+                    reason: "the part \(part.name.debugDescription) contains the fixed boundary",
+                    underlying: nil)
+            }
+            return fixed
+        }
         var boundary = makeBoundary()
         while parts.contains(where: { $0.data.range(of: Data(boundary.utf8)) != nil }) {
             boundary = makeBoundary()
@@ -39,8 +48,10 @@ struct MultipartEncoder {
 
     /// The body for `parts`, with a boundary that none of them contains.
     /// - Parameter boundary: A fixed boundary (tests); a random one otherwise.
-    static func encode(_ parts: [Part], boundary fixed: String? = nil) -> (body: Data, boundary: String) {
-        let boundary = boundary(for: parts, fixed: fixed)
+    static func encode(_ parts: [Part], boundary fixed: String? = nil) throws -> (
+        body: Data, boundary: String
+    ) {
+        let boundary = try boundary(for: parts, fixed: fixed)
         var body = Data()
         for part in parts {
             body.append(Data("--\(boundary)\r\n".utf8))

@@ -41,7 +41,7 @@ enum MultipartFileWriter {
 
     /// Writes the body; returns the file and the boundary. The file is removed if writing fails.
     static func write(_ parts: [Part], boundary fixed: String?, in directory: URL) throws -> (URL, String) {
-        let boundary = MultipartEncoder.boundary(for: parts, fixed: fixed)
+        let boundary = try MultipartEncoder.boundary(for: parts, fixed: fixed)
         let file = directory.appendingPathComponent("osprey-multipart-\(UUID().uuidString)")
         // Created exclusively (never through a planted file or link) and readable by this user
         // only: the body holds the uploaded documents, in a folder other users can list.
