@@ -14,7 +14,8 @@ import Foundation
 /// than `inMemoryLimit`, is written to a temporary file and uploaded from it, so memory stays
 /// flat whatever the file sizes; the file is deleted when the request is over.
 open class MultipartParameters: BaseParameters, @unchecked Sendable {
-    // @unchecked: immutable after init; the inherited headers are locked by the base class.
+    // @unchecked: `parts`, `fields` and `boundary` are constants; the two settings below are
+    // read and written under `settings`' lock, the inherited headers under the base class's.
 
     /// The parts, in order.
     public let parts: [Part]
@@ -25,9 +26,22 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
     /// not read for it).
     public let boundary: String?
     /// Bodies larger than this many bytes go through a temporary file; 8 MiB by default.
-    public var inMemoryLimit = 8 * 1024 * 1024
+    public var inMemoryLimit: Int {
+        get { settings.withLock { $0.inMemoryLimit } }
+        set { settings.withLock { $0.inMemoryLimit = newValue } }
+    }
     /// Where temporary body files are written; the system's temporary folder when nil.
-    public var temporaryDirectory: URL?
+    public var temporaryDirectory: URL? {
+        get { settings.withLock { $0.temporaryDirectory } }
+        set { settings.withLock { $0.temporaryDirectory = newValue } }
+    }
+
+    private struct Settings {
+        var inMemoryLimit = 8 * 1024 * 1024
+        var temporaryDirectory: URL?
+    }
+
+    private let settings = Locked(Settings())
 
     /// Creates a multipart body from parts.
     public init(
@@ -61,11 +75,12 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
         let all = try fieldParts(keyMapping: draft.encoding.keyMapping) + parts
         let fileSizes = try all.compactMap(\.fileURL).map(MultipartFileWriter.validatedSize(of:))
         let inMemorySize = all.reduce(0) { $0 + $1.data.count }
-        if fileSizes.isEmpty, inMemorySize <= inMemoryLimit {
+        let settings = settings.withLock { $0 }
+        if fileSizes.isEmpty, inMemorySize <= settings.inMemoryLimit {
             let (body, boundary) = try MultipartEncoder.encode(all, boundary: self.boundary)
             draft.setBody(body, contentType: "multipart/form-data; boundary=\(boundary)")
         } else {
-            let directory = temporaryDirectory ?? FileManager.default.temporaryDirectory
+            let directory = settings.temporaryDirectory ?? FileManager.default.temporaryDirectory
             let (file, boundary) = try MultipartFileWriter.write(all, boundary: self.boundary, in: directory)
             draft.setBody(
                 fileAt: file, contentType: "multipart/form-data; boundary=\(boundary)", isTemporary: true)

@@ -55,17 +55,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if !canImport(FoundationNetworking)
-            // Server trust (TLS) stays with the system; Linux never asks.
-            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
-                return completionHandler(.performDefaultHandling, nil)
-            }
+        #if canImport(FoundationNetworking)
+            // Osprey authenticates with explicit headers. Answering a server challenge can hang
+            // (Basic, Linux <= 6.3.1) or crash (Digest) in FoundationNetworking: decline it and
+            // deliver the 401 instead (the exchange knows the cancellation was ours).
+            registry.exchange(for: task)?.challengeWasCancelled()
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            // Darwin: as if this method were not implemented. Server trust is evaluated by the
+            // system; a 401 challenge (Basic, Digest, NTLM, Negotiate) finds no stored
+            // credential and the 401 is delivered; an optional client certificate is skipped.
+            // Cancelling here would cancel the task instead.
+            completionHandler(.performDefaultHandling, nil)
         #endif
-        // Osprey authenticates with explicit headers. Answering a server challenge can hang
-        // (Basic, Linux <= 6.3.1) or crash (Digest) in FoundationNetworking: decline it and
-        // deliver the 401 instead.
-        registry.exchange(for: task)?.challengeWasCancelled()
-        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

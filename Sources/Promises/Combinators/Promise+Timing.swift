@@ -11,9 +11,13 @@ extension Promise {
             { outcome in derived.settleSoon(outcome) }
         }
         let limitedCore = limited.core
+        // Weak: once both have settled and gone, the pending timer must not keep them (and
+        // their values) alive until it fires. While the limited promise can still be observed,
+        // this promise holds it.
         core.defaultQueue.asyncAfter(deadline: .now() + max(0, seconds)) {
-            if limitedCore.settle(.rejected(PromiseError.timedOut)) {
-                upstream.requestCancel()
+            [weak upstream, weak limitedCore] in
+            if let limitedCore, limitedCore.settle(.rejected(PromiseError.timedOut)) {
+                upstream?.requestCancel()
             }
         }
         return limited

@@ -64,6 +64,21 @@ struct MultipartParametersTests {
         }
     }
 
+    @Test("settings change on one thread while another builds requests (a race ThreadSanitizer would see)")
+    func concurrentSettings() {
+        let parameters = MultipartParameters(parts: [Part(name: "a", value: "x")])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for index in 0..<1_000 {
+                if thread == 0 {
+                    parameters.inMemoryLimit = 1_000 + index
+                } else {
+                    _ = try? Route.post("https://h/p").makeURLRequest(parameters: parameters)
+                }
+            }
+        }
+        #expect(parameters.inMemoryLimit == 1_999)
+    }
+
     @Test("a non-ASCII file name gets filename* with an ASCII fallback")
     func unicodeFilename() throws {
         let parameters = MultipartParameters(

@@ -24,6 +24,22 @@ struct PromiseTimingTests {
         #expect(try await Promise(value: 3).timeout(60).value == 3)
     }
 
+    @Test("a timeout that settled in time lets go of both promises and the value before its deadline")
+    func timeoutReleases() async throws {
+        weak var weakToken: Token?
+        let queue = DispatchQueue(label: "test.timeout")
+        do {
+            let (promise, resolver) = Promise<Token>.pending(defaultQueue: queue)
+            let token = Token()
+            weakToken = token
+            let limited = promise.timeout(3600)
+            resolver.fulfill(token)
+            _ = try await limited.value
+        }
+        queue.sync {}  // the blocks that settled the promises have returned
+        #expect(weakToken == nil)
+    }
+
     @Test("delay keeps the outcome; after fulfils with the value")
     func delayAndAfter() async throws {
         let start = DispatchTime.now()
