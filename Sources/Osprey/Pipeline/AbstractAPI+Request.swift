@@ -74,42 +74,6 @@ extension AbstractAPI {
         }
     }
 
-    /// Sends a typed request (see ``Request``), relative to the API's `baseURL`.
-    @_disfavoredOverload  // so that a `Request<T?>` picks the overload that accepts no body
-    public func request<T: Decodable & Sendable>(_ request: Request<T>) -> Promise<T> {
-        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
-    }
-
-    /// Sends a typed request whose answer may have no body: nil for 204, 205, an empty body or
-    /// `null`.
-    public func request<T: Decodable & Sendable>(_ request: Request<T?>) -> Promise<T?> {
-        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
-    }
-
-    /// Sends a typed request whose body does not matter.
-    public func request(_ request: Request<Void>) -> Promise<Void> {
-        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
-    }
-
-    /// Sends a typed request for the raw body.
-    public func request(_ request: Request<Data>) -> Promise<Data> {
-        withRoute(of: request) { self.request(route: $0, parameters: request.parameters) }
-    }
-
-    private func withRoute<Output, Value>(
-        of request: Request<Output>,
-        _ send: (Route) -> Promise<Value>
-    ) -> Promise<Value> {
-        guard let base = self as? any BaseAPI else {
-            return Promise(
-                error: mapError(
-                    .invalidRequest(reason: "typed requests need an API that conforms to BaseAPI")),
-                defaultQueue: responseQueue
-            )
-        }
-        return send(request.route(relativeTo: base.baseURL))
-    }
-
     private static func text(of exchange: TransportResponse) throws -> String {
         let encoding: String.Encoding =
             switch exchange.response.textEncodingName?.lowercased() {

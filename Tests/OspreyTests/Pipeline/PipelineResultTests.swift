@@ -201,6 +201,18 @@ struct PipelineResultTests {
         #expect(session.token == "t")
     }
 
+    @Test("a typed Request<String> is the body as text, as request(route:) gives it, not JSON")
+    func typedText() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/motd") { _ in .text("plain words, not JSON") }
+        let api = TestAPI(server)
+        let typed: String = try await api.request(Request<String>.get("motd")).value
+        let routed: String = try await api.request(route: api.get(endpoint: "/motd")).value
+        #expect(typed == "plain words, not JSON")
+        #expect(typed == routed)
+    }
+
     @Test("releasing the API does not cancel its requests")
     func apiReleased() async throws {
         let server = try LoopbackServer()

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+#if os(Linux)
+    /// Typed requests need a base URL: sending one from an API that is not a ``BaseAPI`` must
+    /// not compile (it used to fail at run time). Typechecks snippets against the built modules,
+    /// which sit in the `Modules` folder beside the test bundle.
+    @Suite("Typed requests are checked at compile time")
+    struct TypedRequestCompileTests {
+        static func typecheck(_ body: String) throws -> (status: Int32, output: String) {
+            let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("Modules")
+            try #require(
+                FileManager.default.fileExists(
+                    atPath: modules.appendingPathComponent("Osprey.swiftmodule").path))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "typed-\(UUID().uuidString).swift")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try ("import Osprey\n" + body).write(to: file, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path,
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus,
+                String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+            )
+        }
+
+        @Test("an API with a base URL sends typed requests; one without does not compile")
+        func baseURLRequired() throws {
+            let withBase = try Self.typecheck(
+                """
+                final class Items: AbstractAPI, BaseAPI, @unchecked Sendable {
+                    let baseURL = "https://api.example.com"
+                    func motd() -> Promise<String> { request(Request<String>.get("motd")) }
+                }
+                """)
+            #expect(withBase.status == 0, "\(withBase.output)")
+            let withoutBase = try Self.typecheck(
+                """
+                final class Plain: AbstractAPI, @unchecked Sendable {
+                    func motd() -> Promise<String> { request(Request<String>.get("motd")) }
+                }
+                """)
+            #expect(withoutBase.status != 0)
+            #expect(withoutBase.output.contains("error:"), "\(withoutBase.output)")
+        }
+    }
+#endif
