@@ -124,6 +124,42 @@ struct BearerAuthenticatorTests {
         #expect(attempts.withLock { $0 } == 2)
     }
 
+    @Test("ten requests rejected together whose one refresh fails all fail with its error; none hangs")
+    func parallelRefreshFailure() async throws {
+        let server = try server(accepting: "fresh")
+        defer { server.stop() }
+        let refreshes = Locked(0)
+        let (newToken, issuer) = Promise<String>.pending()
+        let authenticator = BearerAuthenticator(token: "stale") { _ in
+            refreshes.withLock { $0 += 1 }
+            return newToken
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+        let (allRefused, refused) = Promise<Void>.pending()
+        api.configuration.monitors = [RetryCounter(count: 10, reached: refused)]
+        let requests = (0..<10).map { index -> Promise<Identified> in
+            api.request(route: api.get(endpoint: "/items/\(index)"))
+        }
+        // Every request has had its 401 and is about to wait for the refresh; the barriers let
+        // their next attempts reach the authenticator.
+        try await allRefused.value
+        await api.drainRequestQueue()
+        await api.drainRequestQueue()
+        issuer.reject(RefreshFailed())
+        for request in requests {
+            guard case .adaptationFailed(let underlying) = try #require(await request.timeout(30).apiError)
+            else {
+                Issue.record("expected adaptationFailed")
+                continue
+            }
+            #expect(underlying is RefreshFailed)
+        }
+        #expect(refreshes.withLock { $0 } == 1)
+        #expect(server.requests.count == 10)
+    }
+
     @Test("with no token yet, the first request waits for a refresh and is sent once")
     func noTokenYet() async throws {
         let server = try server(accepting: "first")
@@ -149,5 +185,27 @@ struct BearerAuthenticatorTests {
         api.configuration.retryPolicy = authenticator.retryPolicy(otherwise: StandardRetryPolicy.immediate())
         #expect(try await api.request(route: api.get(endpoint: "/flaky")).value == Identified(id: 5))
         #expect(server.requests.count == 2)
+    }
+}
+
+/// Fulfils `reached` once `count` retries have been announced.
+private final class RetryCounter: EventMonitor {
+    let count: Int
+    let reached: Resolver<Void>
+    private let seen = Locked(0)
+
+    init(count: Int, reached: Resolver<Void>) {
+        self.count = count
+        self.reached = reached
+    }
+
+    func receive(_ event: APIEvent) {
+        guard case .retrying = event.kind else { return }
+        if seen.withLock({ seen -> Int in
+            seen += 1
+            return seen
+        }) == count {
+            reached.fulfill(())
+        }
     }
 }
