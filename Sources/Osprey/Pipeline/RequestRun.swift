@@ -89,7 +89,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         }
         adapting.onResult(in: api.requestQueue) { [self] result in
             do {
-                let request = try result.get()
+                let request = CredentialScope.limit(
+                    try result.get(), built: built, to: apiOrigin, declared: configuration.sensitiveHeaders)
                 try HTTPHeaders(request.allHTTPHeaderFields ?? [:]).validate()
                 send(request)
             } catch {
@@ -247,6 +248,11 @@ final class RequestRun<Value: Sendable>: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The origin adapters' credentials are kept on: the base URL's, for a ``BaseAPI``.
+    private var apiOrigin: URL? {
+        (api as? any BaseAPI).flatMap { URL(string: $0.baseURL) }
+    }
 
     private var elapsed: TimeInterval {
         Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

@@ -160,6 +160,35 @@ struct BearerAuthenticatorTests {
         #expect(server.requests.count == 10)
     }
 
+    @Test("the token goes to the API's own origin only; another origin's 401 starts no refresh")
+    func scopedToOrigin() async throws {
+        let server = try server(accepting: "t")
+        defer { server.stop() }
+        let refreshes = Locked(0)
+        let authenticator = BearerAuthenticator(token: "t") { _ in
+            refreshes.withLock { $0 += 1 }
+            return Promise(value: "t2")
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [
+            authenticator, AdaptRequest { $0.setValue("k", forHTTPHeaderField: "X-Api-Key") },
+        ]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+
+        let own: Identified = try await api.request(route: api.get(endpoint: "/items/1")).value
+        #expect(own == Identified(id: 1))
+        // An absolute route to another origin (here the same server under another host name).
+        let elsewhere: Promise<Identified> = api.request(
+            route: .get("\(server.baseURL(host: "localhost").absoluteString)/items/2"))
+        #expect(await elsewhere.apiError?.statusCode == 401)
+        let foreign = server.requests.filter { $0.value(forHeader: "Host")?.hasPrefix("localhost") == true }
+        #expect(!foreign.isEmpty)
+        #expect(foreign.allSatisfy { $0.value(forHeader: "Authorization") == nil })
+        #expect(foreign.allSatisfy { $0.value(forHeader: "X-Api-Key") == nil })
+        #expect(server.requests.first?.value(forHeader: "Authorization") == "Bearer t")
+        #expect(refreshes.withLock { $0 } == 0)
+    }
+
     @Test("with no token yet, the first request waits for a refresh and is sent once")
     func noTokenYet() async throws {
         let server = try server(accepting: "first")
