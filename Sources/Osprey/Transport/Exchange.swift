@@ -23,6 +23,8 @@ final class Exchange: Sendable {
         var data = Data()
         var redirects = 0
         var lastActivity = DispatchTime.now()
+        /// The current task's bytes sent and received when the idle timer last looked.
+        var movedBytes: Int64 = 0
         var challengeCancelled = false
         var isFinished = false
     }
@@ -75,6 +77,7 @@ final class Exchange: Sendable {
             state.bodyLength = nil
             state.data = Data()
             state.lastActivity = .now()
+            state.movedBytes = 0
             return true
         }
         // Cancelled meanwhile: a suspended task that is cancelled completes and is forgotten.
@@ -141,8 +144,18 @@ final class Exchange: Sendable {
     private func scheduleIdleCheck(after delay: TimeInterval) {
         timers.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self, let idle = original.idleTimeout else { return }
-            let (finished, idleSince) = state.withLock { ($0.isFinished, $0.lastActivity) }
+            let (finished, task) = state.withLock { ($0.isFinished, $0.task) }
             guard !finished else { return }
+            // Bytes the session has moved but whose callbacks still wait on a busy delegate
+            // queue are progress too: a starved queue must not time a live transfer out.
+            let moved = task.map { $0.countOfBytesSent + $0.countOfBytesReceived } ?? 0
+            let idleSince = state.withLock { state -> DispatchTime in
+                if moved > state.movedBytes {
+                    state.movedBytes = moved
+                    state.lastActivity = .now()
+                }
+                return state.lastActivity
+            }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - idleSince.uptimeNanoseconds) / 1e9
             if elapsed >= idle { timeOut() } else { scheduleIdleCheck(after: idle - elapsed) }
         }
@@ -180,42 +193,6 @@ final class Exchange: Sendable {
             return verdict
         }
         reject(verdict)
-    }
-
-    /// What a response's framing allows, before any of its body is read.
-    enum FramingVerdict {
-        /// Go on; the body length when it is known and not compressed.
-        case accept(bodyLength: Int64?)
-        case invalid(reason: String)
-        case tooLarge
-    }
-
-    private func verdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
-        // A compressed body's Content-Length says nothing about its decoded size.
-        let encoded = response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
-        let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
-        switch ResponseFraming(response) {
-        case .invalid(let reason):
-            return .invalid(reason: reason)
-        case .impossible:
-            return .tooLarge
-        case .length(let length) where !encoded && hasBody:
-            if let limit = original.maximumResponseBytes, length > Int64(limit) { return .tooLarge }
-            return .accept(bodyLength: length)
-        case .length, .unknown:
-            return .accept(bodyLength: hasBody ? nil : 0)
-        }
-    }
-
-    private func reject(_ verdict: FramingVerdict) {
-        switch verdict {
-        case .accept:
-            break
-        case .invalid(let reason):
-            fail { .transport(underlying: ResponseFraming.error(reason: reason), context: $0) }
-        case .tooLarge:
-            fail { .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: $0) }
-        }
     }
 
     /// Body bytes went out: the exchange is making progress, whatever the server says later.

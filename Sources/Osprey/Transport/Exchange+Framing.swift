@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a response's head allows before its body is read: strict framing (RFC 9112 §6.3) and
+/// the size limit, when the declared length is of the decoded bytes.
+extension Exchange {
+    /// What a response's framing allows, before any of its body is read.
+    enum FramingVerdict {
+        /// Go on; the body length when it is known and not compressed.
+        case accept(bodyLength: Int64?)
+        case invalid(reason: String)
+        case tooLarge
+    }
+
+    func verdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
+        // A compressed body's Content-Length says nothing about its decoded size.
+        let encoded = response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+        let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
+        switch ResponseFraming(response) {
+        case .invalid(let reason):
+            return .invalid(reason: reason)
+        case .impossible:
+            return .tooLarge
+        case .length(let length) where !encoded && hasBody:
+            if let limit = original.maximumResponseBytes, length > Int64(limit) { return .tooLarge }
+            return .accept(bodyLength: length)
+        case .length, .unknown:
+            return .accept(bodyLength: hasBody ? nil : 0)
+        }
+    }
+
+    func reject(_ verdict: FramingVerdict) {
+        switch verdict {
+        case .accept:
+            break
+        case .invalid(let reason):
+            fail { .transport(underlying: ResponseFraming.error(reason: reason), context: $0) }
+        case .tooLarge:
+            fail { .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: $0) }
+        }
+    }
+}
