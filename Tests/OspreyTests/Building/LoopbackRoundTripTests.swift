@@ -50,6 +50,23 @@ struct LoopbackRoundTripTests {
         #expect(decoded == values.merging(["fixed": "1"]) { $1 })
     }
 
+    @Test("a header added twice goes out as one list line; setting one replaces every value")
+    func repeatedHeaders() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/h") { _ in .text("ok") }
+        let api = API(baseURL: server.baseURL.absoluteString)
+        var headers: HTTPHeaders = ["X-Set": "first"]
+        headers.add(name: "X-Multi", value: "a")
+        headers.add(name: "x-multi", value: "b")
+        headers["X-SET"] = "second"
+        let request = try api.get(endpoint: "/h").makeURLRequest(parameters: URLParameters(headers: headers))
+        _ = try await URLSession(configuration: .ephemeral).fetch(request)
+        let received = try #require(server.requests.first)
+        #expect(received.values(forHeader: "X-Multi") == ["a, b"])
+        #expect(received.values(forHeader: "X-Set") == ["second"])
+    }
+
     @Test("form and JSON bodies arrive byte for byte with their Content-Type; GET sends neither")
     func bodies() async throws {
         let server = try LoopbackServer()
