@@ -71,7 +71,12 @@ public final class BearerAuthenticator: RequestAdapter {
                 if let failure = state.failure, failure.replacing == refused { return .fail(failure.error) }
                 return .refresh(replacing: refused)
             }
-            if let token = state.token { return .send(token) }
+            if let token = state.token {
+                // A request sent after a failed refresh may try again: its 401 starts a new one.
+                // (The 401s of requests sent before the failure do not: their retries fail with it.)
+                if refused == nil, state.failure?.replacing == token { state.failure = nil }
+                return .send(token)
+            }
             return .refresh(replacing: nil)
         }
         switch next {
@@ -95,7 +100,9 @@ public final class BearerAuthenticator: RequestAdapter {
     /// replaced or is being replaced; the request's next attempt waits for it in `adapt`.
     fileprivate func handleUnauthorized(_ request: URLRequest) {
         let sent = Self.token(in: request)
-        let needsRefresh = state.withLock { state in state.refreshing == nil && state.token == sent }
+        let needsRefresh = state.withLock { state in
+            state.refreshing == nil && state.token == sent && state.failure?.replacing != sent
+        }
         if needsRefresh { _ = startRefresh(replacing: sent) }
     }
 

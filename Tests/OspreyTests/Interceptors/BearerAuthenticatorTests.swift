@@ -189,6 +189,36 @@ struct BearerAuthenticatorTests {
         #expect(refreshes.withLock { $0 } == 0)
     }
 
+    @Test("a 401 that arrives after its token's refresh failed fails with that error; no second refresh")
+    func lateUnauthorized() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/items/:id") { request in
+            // The second request's 401 comes 2 s late: its token's refresh has failed by then.
+            request.pathParameters["id"] == "2"
+                ? .json("{}", status: 401).delayingHead(by: 2) : .json("{}", status: 401)
+        }
+        let refreshes = Locked(0)
+        let authenticator = BearerAuthenticator(token: "stale") { _ in
+            refreshes.withLock { $0 += 1 }
+            return Promise(error: RefreshFailed())
+        }
+        let api = TestAPI(server)
+        api.configuration.adapters = [authenticator]
+        api.configuration.retryPolicy = authenticator.retryPolicy()
+        let first: Promise<Identified> = api.request(route: api.get(endpoint: "/items/1"))
+        let late: Promise<Identified> = api.request(route: api.get(endpoint: "/items/2"))
+        for request in [first, late] {
+            guard case .adaptationFailed(let underlying) = try #require(await request.timeout(30).apiError)
+            else {
+                Issue.record("expected adaptationFailed")
+                continue
+            }
+            #expect(underlying is RefreshFailed)
+        }
+        #expect(refreshes.withLock { $0 } == 1)
+    }
+
     @Test("with no token yet, the first request waits for a refresh and is sent once")
     func noTokenYet() async throws {
         let server = try server(accepting: "first")
