@@ -204,15 +204,20 @@ final class RequestRun<Value: Sendable>: Sendable {
                 try? FileManager.default.removeItem(at: bodyFile.url)
             }
         }
+        // Cancelled while the body was being parsed: monitors hear what the caller sees.
+        let cancelled = !resolver.isPending
         switch outcome {
         case .success(let value):
-            notify(.succeeded, request: request, response: response, attempt: attempt)
+            notify(
+                cancelled ? .cancelled : .succeeded, request: request, response: response, attempt: attempt)
             resolver.fulfill(value)
         case .failure(.cancelled):
             notify(.cancelled, request: request, response: response, attempt: attempt)
             resolver.cancel()
         case .failure(let error):
-            notify(.failed(error), request: request, response: response, attempt: attempt)
+            notify(
+                cancelled ? .cancelled : .failed(error), request: request, response: response,
+                attempt: attempt)
             resolver.reject(api.mapError(error))
         }
     }

@@ -117,20 +117,25 @@ struct CancellationAndTimeoutTests {
         server.route("/fast") { _ in .json(#"{"id": 1}"#) }
         let parser = CancellingParser()
         let api = TestAPI(server, parser: parser)
-        let (start, starter) = Promise<Void>.pending()
+        let recorder = EventRecorder()
+        api.configuration.monitors = [recorder]
+        // The request queue is held until every promise is registered with the parser.
+        let gate = DispatchSemaphore(value: 0)
+        api.requestQueueForTesting.async(flags: .barrier) { gate.wait() }
         let promises = (0..<50).map { index -> Promise<Identified> in
-            // Sent once every promise is registered with the parser.
-            let promise: Promise<Identified> = start.then {
-                api.request(route: api.get(endpoint: "/fast?n=\(index)"))
-            }
+            let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/fast?n=\(index)"))
             parser.promises.withLock { $0["n=\(index)"] = promise }
             return promise
         }
-        starter.fulfill(())
+        gate.signal()
         let results = try await Promise.allSettled(promises).value
         #expect(results.count == 50)
         #expect(promises.allSatisfy { $0.isCancelled })
         #expect(server.requests.count == 50)
+        // Monitors hear what the callers saw.
+        await api.drainRequestQueue()
+        #expect(recorder.kinds.filter { $0 == "cancelled" }.count == 50)
+        #expect(!recorder.kinds.contains("succeeded"))
     }
 
     @Test("a 0.5 s timeout against a 3 s delay fails with timedOut, before the response")
