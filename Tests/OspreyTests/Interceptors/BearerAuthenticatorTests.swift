@@ -17,6 +17,18 @@ struct BearerAuthenticatorTests {
         return server
     }
 
+    /// Each request fails, within 30 s, with `adaptationFailed` carrying the refresh's error.
+    private func expectRefreshFailure(_ requests: [Promise<Identified>]) async throws {
+        for request in requests {
+            guard case .adaptationFailed(let underlying) = try #require(await request.timeout(30).apiError)
+            else {
+                Issue.record("expected adaptationFailed")
+                continue
+            }
+            #expect(underlying is RefreshFailed)
+        }
+    }
+
     @Test("ten requests rejected together trigger one refresh, then all succeed with the new token")
     func singleFlight() async throws {
         let server = try server(accepting: "fresh")
@@ -148,14 +160,7 @@ struct BearerAuthenticatorTests {
         await api.drainRequestQueue()
         await api.drainRequestQueue()
         issuer.reject(RefreshFailed())
-        for request in requests {
-            guard case .adaptationFailed(let underlying) = try #require(await request.timeout(30).apiError)
-            else {
-                Issue.record("expected adaptationFailed")
-                continue
-            }
-            #expect(underlying is RefreshFailed)
-        }
+        try await expectRefreshFailure(requests)
         #expect(refreshes.withLock { $0 } == 1)
         #expect(server.requests.count == 10)
     }
@@ -208,14 +213,7 @@ struct BearerAuthenticatorTests {
         api.configuration.retryPolicy = authenticator.retryPolicy()
         let first: Promise<Identified> = api.request(route: api.get(endpoint: "/items/1"))
         let late: Promise<Identified> = api.request(route: api.get(endpoint: "/items/2"))
-        for request in [first, late] {
-            guard case .adaptationFailed(let underlying) = try #require(await request.timeout(30).apiError)
-            else {
-                Issue.record("expected adaptationFailed")
-                continue
-            }
-            #expect(underlying is RefreshFailed)
-        }
+        try await expectRefreshFailure([first, late])
         #expect(refreshes.withLock { $0 } == 1)
     }
 
