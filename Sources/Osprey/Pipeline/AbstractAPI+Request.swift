@@ -74,6 +74,17 @@ extension AbstractAPI {
         }
     }
 
+    /// Sends a request and returns the body as text (as `Promise<String>` decodes it) with the
+    /// status code and headers.
+    public func request(route: Route, parameters: (any RequestParameters)? = nil) -> Promise<
+        APIResponse<String>
+    > {
+        perform(route: route, parameters: parameters) { exchange, _ in
+            APIResponse(
+                value: try Self.text(of: exchange), response: exchange.response, request: exchange.request)
+        }
+    }
+
     private static func text(of exchange: TransportResponse) throws -> String {
         let encoding: String.Encoding =
             switch exchange.response.textEncodingName?.lowercased() {

@@ -25,6 +25,8 @@ extension LoopbackServer {
         public var reason: String?
         /// Header lines, sent in this order. Framing headers are added as needed.
         public var headers: [HeaderField]
+        /// Header lines sent verbatim after `headers` (see `adding(rawHeaderLine:)`).
+        public var rawHeaderLines: [String] = []
         /// The body payload.
         public var body: Data
         /// How the body is framed.
@@ -103,6 +105,17 @@ extension LoopbackServer {
         public func adding(header name: String, _ value: String) -> Response {
             var copy = self
             copy.headers.append(HeaderField(name, value))
+            return copy
+        }
+
+        /// The same response with one more header line sent exactly as given, after the others:
+        /// for lines a well-behaved server would not write, such as `Name:value` without a space.
+        ///
+        /// - Parameter line: The line without its CRLF; it must not contain CR or LF itself.
+        public func adding(rawHeaderLine line: String) -> Response {
+            precondition(!line.contains("\r") && !line.contains("\n"), "one line, without CR or LF")
+            var copy = self
+            copy.rawHeaderLines.append(line)
             return copy
         }
     }

@@ -49,6 +49,7 @@ struct ResponsePlan {
         let reason = response.reason ?? LoopbackServer.Response.standardReason(for: response.status)
         var text = "HTTP/1.1 \(response.status) \(reason)\r\n"
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
+        for line in response.rawHeaderLines { text += "\(line)\r\n" }
         text += "\r\n"
         head = Array(text.utf8)
 

@@ -29,6 +29,10 @@ struct PipelineResultTests {
         #expect(raw == Data([0, 1, 2, 255]))
         let text: String = try await api.request(route: api.get(endpoint: "/latin1")).value
         #expect(text == "café")
+        let textResponse: APIResponse<String> = try await api.request(route: api.get(endpoint: "/latin1"))
+            .value
+        #expect(textResponse.value == "café")  // text, as for Promise<String>; not JSON
+        #expect(textResponse.headers["Content-Type"] == "text/plain; charset=iso-8859-1")
         let response: APIResponse<Item> = try await api.request(route: api.get(endpoint: "/items/1")).value
         #expect(response.value == Item(id: 1))
         #expect(response.statusCode == 200)
