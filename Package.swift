@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -18,7 +19,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "Promises"),
-        .target(name: "Osprey", dependencies: ["Promises"]),
+        .target(name: "Osprey", dependencies: ["Promises", "OspreyMacros"]),
+        // `@API` and `@Mock`: a compiler plugin that speaks the plugin protocol itself (no
+        // swift-syntax), around a parser and generator the tests use directly.
+        .target(name: "OspreyMacroKit"),
+        .macro(name: "OspreyMacros", dependencies: ["OspreyMacroKit"]),
         .target(name: "OspreyTesting", dependencies: ["Osprey"]),
         .executableTarget(
             name: "OspreyDemo",
@@ -39,6 +44,8 @@ let package = Package(
         ),
         .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
+        .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit"]),
+        .testTarget(name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

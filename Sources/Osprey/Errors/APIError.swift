@@ -140,4 +140,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
 
     /// The same as `description`.
     public var errorDescription: String? { description }
+
+    /// The same as `description` (Papyrus's name for it).
+    public var message: String { description }
 }

@@ -29,10 +29,6 @@ public struct APIResponse<Value: Sendable>: Sendable {
         self.response = response
         self.request = request
         statusCode = response.statusCode
-        var headers = HTTPHeaders()
-        for (name, value) in response.allHeaderFields {
-            headers.add(name: "\(name)", value: "\(value)")
-        }
-        self.headers = headers
+        headers = HTTPHeaders(response)
     }
 }

@@ -20,7 +20,7 @@ extension BaseAPI {
     /// The route for `method` and `endpoint` joined to ``baseURL``.
     public func route(_ method: HTTPMethod, endpoint: Endpoint) -> Route {
         Route(
-            method: method, url: Endpoint(verbatim: Self.join(baseURL, endpoint.rawValue)), baseURL: baseURL)
+            method: method, url: Endpoint(verbatim: joinURL(baseURL, endpoint.rawValue)), baseURL: baseURL)
     }
 
     /// A `GET` route to `endpoint`.
@@ -67,15 +67,4 @@ extension BaseAPI {
     /// An `OPTIONS` route to an endpoint used verbatim.
     @_disfavoredOverload
     public func options(endpoint: some StringProtocol) -> Route { route(.options, endpoint: endpoint) }
-
-    /// Joins with exactly one `/`; an empty endpoint or one starting with `?` adds none.
-    static func join(_ base: String, _ endpoint: String) -> String {
-        var base = Substring(base)
-        while base.hasSuffix("/") { base = base.dropLast() }
-        var path = Substring(endpoint)
-        while path.hasPrefix("/") { path = path.dropFirst() }
-        if path.isEmpty { return endpoint.hasPrefix("/") ? base + "/" : String(base) }
-        if path.hasPrefix("?") || path.hasPrefix("#") { return String(base + path) }
-        return base + "/" + path
-    }
 }

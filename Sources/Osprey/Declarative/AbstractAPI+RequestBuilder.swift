@@ -1,0 +1,108 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Requests described by a `RequestBuilder`, as `@API` code sends them. They go through the same
+// pipeline as routes: the builder is turned into a `URLRequest` on the request queue (the
+// provider's modifiers run there), then adapters, transport, validation, parsing and retries.
+
+extension AbstractAPI {
+    /// Sends `builder`'s request and decodes the body as `T` (with the builder's decoder when it
+    /// has one, else the API's parser).
+    @_disfavoredOverload
+    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
+            try builder.decode(T.self, from: exchange, parser: parser)
+        }
+    }
+
+    /// Sends `builder`'s request: nil for 204, 205 or an empty body (or `null`), else the body
+    /// decoded as `T`.
+    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T?> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
+            if [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty { return nil }
+            return try builder.decode(T?.self, from: exchange, parser: parser)
+        }
+    }
+
+    /// Sends `builder`'s request; the body does not matter.
+    public func request(_ builder: RequestBuilder) -> Promise<Void> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { _, _ in }
+    }
+
+    /// Sends `builder`'s request and returns the raw body, which must not be empty (as in
+    /// Papyrus: ask for `Data?` when it may be).
+    public func request(_ builder: RequestBuilder) -> Promise<Data> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            guard !exchange.data.isEmpty else { throw EmptyBodyError() }
+            return exchange.data
+        }
+    }
+
+    /// Sends `builder`'s request and returns the raw body, or nil when it is empty.
+    public func request(_ builder: RequestBuilder) -> Promise<Data?> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            exchange.data.isEmpty ? nil : exchange.data
+        }
+    }
+
+    /// Sends `builder`'s request and returns the response: status, headers, body.
+    public func request(_ builder: RequestBuilder) -> Promise<Response> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            Response(exchange)
+        }
+    }
+
+    /// Sends `builder`'s request and returns the decoded body with the response.
+    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<(T, Response)> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
+            (try builder.decode(T.self, from: exchange, parser: parser), Response(exchange))
+        }
+    }
+}
+
+extension RequestBuilder {
+    /// The route the pipeline and its hooks see: the method and the path before modifiers run
+    /// (the final URL is made when the request is built), kept to the base URL's origin.
+    var route: Route {
+        Route(method: method, url: Endpoint(verbatim: joinURL(baseURL, path)), baseURL: baseURL)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from exchange: TransportResponse, parser: any ResponseParser)
+        throws
+        -> T
+    {
+        if let responseDecoder { return try responseDecoder.decode(T.self, from: exchange.data) }
+        return try parser.getInstance(from: exchange.data, response: exchange.response)
+    }
+}
+
+/// A `Data` result was asked for and the body was empty.
+public struct EmptyBodyError: Error, Sendable, CustomStringConvertible {
+    /// An error.
+    public init() {}
+
+    /// What went wrong.
+    public var description: String { "the response has an empty body; ask for Data? when it may have none" }
+}
+
+/// A builder as the pipeline's parameters: the provider's modifiers run, then the builder writes
+/// the method, URL, query, headers and body.
+struct BuilderParameters: RequestParameters {
+    let builder: RequestBuilder
+
+    var headers: HTTPHeaders { [:] }
+
+    func encode(into draft: inout RequestDraft) throws {
+        var builder = builder
+        do {
+            for modifier in builder.modifiers { try modifier.modify(req: &builder) }
+        } catch {
+            throw error as? APIError ?? .preprocessingFailed(underlying: error)
+        }
+        try builder.encode(into: &draft)
+    }
+}

@@ -1,0 +1,166 @@
+/// Writes `<Protocol>API`: a final `AbstractAPI` subclass whose methods build each request from
+/// the attributes and arguments and send it through the API's pipeline.
+public enum APIGenerator {
+    /// The class for `declaration`, or diagnostics that explain why it cannot be made.
+    public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
+        var diagnostics: [MacroDiagnostic] = []
+        var endpoints: [String: Endpoint] = [:]
+        for function in declaration.functions {
+            let (endpoint, found) = EndpointAnalyzer.analyze(
+                function, protocolAttributes: declaration.attributes)
+            diagnostics += found
+            if let endpoint { endpoints[key(function)] = endpoint }
+        }
+        let access = AccessLevels(declaration.accessLevel)
+        let protocolSettings = declaration.attributes.compactMap(EndpointAnalyzer.setting(for:))
+        var writer = SourceWriter()
+        writer.line(
+            "/// The `\(declaration.name)` client that `@API` generates: each method sends its request")
+        writer.line("/// through Osprey's pipeline (adapters, retries, monitors, redirects, timeouts).")
+        writer.block(
+            "\(access.type)final class \(declaration.name)API: AbstractAPI, \(declaration.name), @unchecked Sendable {"
+        ) { body in
+            body.line("// @unchecked: `provider` is immutable; AbstractAPI guards its own state.")
+            body.line("")
+            body.line("/// The base URL, configuration, transport, request modifiers and interceptors.")
+            body.line("\(access.member)let provider: Provider")
+            body.line("")
+            writeInitialisers(&body, access: access.member, defaultParser: defaultParser(protocolSettings))
+            body.members(declaration.members) { writer, function in
+                guard let endpoint = endpoints[key(function)] else { return }
+                writer.line("")
+                writeMethod(&writer, endpoint, access: access.member)
+            }
+        }
+        return (writer.text, diagnostics)
+    }
+
+    private static func key(_ function: FunctionRequirement) -> String {
+        "\(function.range.lowerBound)"
+    }
+
+    /// The parser used when the caller gives none: the protocol's `@JSON(decoder:)`, else its
+    /// `@KeyMapping`, else `JSONParser()`.
+    private static func defaultParser(_ settings: [Setting]) -> String {
+        for setting in settings.reversed() {
+            if case .json(_, let decoder?) = setting { return "JSONParser(decoder: \(decoder))" }
+        }
+        for setting in settings.reversed() {
+            if case .keyMapping(let mapping) = setting { return "JSONParser(keyMapping: \(mapping))" }
+        }
+        return "JSONParser()"
+    }
+
+    private static func writeInitialisers(_ writer: inout SourceWriter, access: String, defaultParser: String)
+    {
+        writer.line("/// Creates a client for the provider's base URL.")
+        writer.line("///")
+        writer.line("/// - Parameters:")
+        writer.line("///   - provider: The base URL, configuration, transport, modifiers and interceptors.")
+        writer.line(
+            "///   - responseParser: Decodes bodies; a `JSONParser` set up by the protocol's attributes")
+        writer.line("///     when nil.")
+        writer.block("\(access)init(provider: Provider, responseParser: (any ResponseParser)? = nil) {") {
+            body in
+            body.line("self.provider = provider")
+            body.line("super.init(")
+            body.line("    responseParser: responseParser ?? \(defaultParser),")
+            body.line("    transport: provider.makeTransport(),")
+            body.line("    configuration: provider.configuration")
+            body.line(")")
+        }
+        writer.line("")
+        writer.line("/// Creates a client in the Osprey style.")
+        writer.line("///")
+        writer.line("/// - Parameters:")
+        writer.line("///   - baseURL: The URL every path is joined to.")
+        writer.line("///   - responseParser: Decodes bodies; a `JSONParser` when nil.")
+        writer.line("///   - transport: Sends requests; a new `URLSessionTransport` when nil.")
+        writer.line("///   - configuration: Default headers, timeouts, limits, adapters, retries, monitors.")
+        writer.line("\(access)convenience init(")
+        writer.line("    baseURL: String,")
+        writer.line("    responseParser: (any ResponseParser)? = nil,")
+        writer.line("    transport: (any HTTPTransport)? = nil,")
+        writer.line("    configuration: APIConfiguration = APIConfiguration()")
+        writer.block(") {") { body in
+            body.line("self.init(")
+            body.line(
+                "    provider: Provider(baseURL: baseURL, transport: transport, configuration: configuration),"
+            )
+            body.line("    responseParser: responseParser")
+            body.line(")")
+        }
+    }
+
+    private static func writeMethod(_ writer: inout SourceWriter, _ endpoint: Endpoint, access: String) {
+        writer.block("\(access)\(endpoint.function.signature) {") { body in
+            let statements = settingStatements(endpoint) + argumentStatements(endpoint)
+            body.line(
+                "\(statements.isEmpty ? "let" : "var") __request = self.provider.makeRequest("
+                    + "method: \(SourceWriter.literal(endpoint.method)), path: \(endpoint.pathLiteral))")
+            for statement in statements { body.line("__request." + statement) }
+            switch endpoint.result {
+            case .async(let type):
+                body.line("let __promise: Promise<\(type?.text ?? "Void")> = self.request(__request)")
+                body.line(type == nil ? "try await __promise.value" : "return try await __promise.value")
+            case .promise(let value):
+                body.line("let __promise: Promise<\(value.text)> = self.request(__request)")
+                body.line("return __promise")
+            case .callback(let parameter, let value, let isResponse):
+                body.line(
+                    "let __promise: Promise<\(isResponse ? "Response" : value?.text ?? "Void")> = self.request(__request)"
+                )
+                body.line("__promise.deliver(to: \(parameter))")
+            }
+        }
+    }
+
+    /// What each argument adds to the request.
+    private static func argumentStatements(_ endpoint: Endpoint) -> [String] {
+        endpoint.parameters.compactMap { parameter, role in
+            let name = parameter.name
+            switch role {
+            case .path(let key): return "addParameter(\(SourceWriter.literal(key)), value: \(name))"
+            case .query(let key): return "addQuery(\(SourceWriter.literal(key)), value: \(name))"
+            case .header(let header): return "addHeader(\(SourceWriter.literal(header)), value: \(name))"
+            case .field(let key): return "addField(\(SourceWriter.literal(key)), value: \(name))"
+            case .part(let key): return "addPart(\(SourceWriter.literal(key)), \(name))"
+            case .body: return "setBody(\(name))"
+            case .callback: return nil
+            }
+        }
+    }
+
+    /// The protocol's settings, then the function's; the function's key mapping and decoder
+    /// also decode its responses (a decoder after a key mapping wins).
+    private static func settingStatements(_ endpoint: Endpoint) -> [String] {
+        let function = endpoint.functionSettings
+        let mappingsFirst =
+            function.filter { if case .keyMapping = $0 { true } else { false } }
+            + function.filter { if case .keyMapping = $0 { false } else { true } }
+        return endpoint.protocolSettings.flatMap { statements(for: $0, decodes: false) }
+            + mappingsFirst.flatMap { statements(for: $0, decodes: true) }
+    }
+
+    private static func statements(for setting: Setting, decodes: Bool) -> [String] {
+        switch setting {
+        case .headers(let headers):
+            return ["addHeaders(\(headers))"]
+        case .authorization(let value):
+            return ["addAuthorization(\(value))"]
+        case .json(let encoder, let decoder):
+            let encoding = "bodyEncoding = " + (encoder.map { ".json(encoder: \($0))" } ?? ".json")
+            guard decodes, let decoder else { return [encoding] }
+            return [encoding, "responseDecoder = \(decoder)"]
+        case .urlForm(let encoder):
+            return ["bodyEncoding = " + (encoder.map { ".urlForm(encoding: \($0))" } ?? ".urlForm")]
+        case .multipart(let boundary):
+            return ["bodyEncoding = " + (boundary.map { ".multipart(boundary: \($0))" } ?? ".multipart")]
+        case .keyMapping(let mapping):
+            guard decodes else { return ["keyMapping = \(mapping)"] }
+            return [
+                "keyMapping = \(mapping)", "responseDecoder = JSONParser(keyMapping: \(mapping)).decoder",
+            ]
+        }
+    }
+}

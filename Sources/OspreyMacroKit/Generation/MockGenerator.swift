@@ -1,0 +1,112 @@
+/// Writes `<Protocol>Mock`: a conformance whose requirements answer with handlers a test sets
+/// through `mock<Name> { arguments in … }`; a requirement without a handler fails with
+/// `MockError.notMocked`.
+public enum MockGenerator {
+    /// The mock for `declaration`, or diagnostics that explain why it cannot be made.
+    public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
+        var diagnostics: [MacroDiagnostic] = []
+        var styles: [Int: (ResultStyle, Int?)] = [:]
+        for function in declaration.functions {
+            var found: [MacroDiagnostic] = []
+            let (style, callbackIndex) = ResultAnalyzer.analyze(function, into: &found)
+            diagnostics += found
+            if let style { styles[function.range.lowerBound] = (style, callbackIndex) }
+        }
+        let access = AccessLevels(declaration.accessLevel)
+        var writer = SourceWriter()
+        writer.line(
+            "/// The `\(declaration.name)` mock that `@Mock` generates: set each requirement's answer with")
+        writer.line("/// its `mock…` method; a requirement without one fails with `MockError.notMocked`.")
+        writer.block(
+            "\(access.type)final class \(declaration.name)Mock: \(declaration.name), @unchecked Sendable {"
+        ) {
+            body in
+            body.line("// @unchecked: the handlers live in `mocks`, which locks them.")
+            body.line("")
+            body.line("/// The handlers set so far.")
+            body.line("\(access.member)let mocks = MockRegistry()")
+            body.line("")
+            body.line("/// Creates a mock with no handlers.")
+            body.line("\(access.member)init() {}")
+            body.members(declaration.members) { writer, function in
+                guard let (style, callbackIndex) = styles[function.range.lowerBound] else { return }
+                writer.line("")
+                writeRequirement(
+                    &writer, function, style: style, callbackIndex: callbackIndex, access: access.member)
+                writer.line("")
+                writeSetter(
+                    &writer, function, style: style, callbackIndex: callbackIndex, access: access.member)
+            }
+        }
+        return (writer.text, diagnostics)
+    }
+
+    /// `getUser(id:)`: how errors name the requirement.
+    static func requirementName(_ function: FunctionRequirement) -> String {
+        function.baseName + "("
+            + function.parameters.map { ($0.label == "_" ? "_" : $0.label) + ":" }.joined() + ")"
+    }
+
+    /// The handler's closure type: the arguments (callback left out) to the result.
+    private static func handlerType(_ function: FunctionRequirement, style: ResultStyle, callbackIndex: Int?)
+        -> String
+    {
+        let arguments = function.parameters.enumerated().filter { $0.offset != callbackIndex }.map {
+            $0.element.type.withoutAttributes.text
+        }
+        let result: String
+        switch style {
+        case .async(let type): result = type?.text ?? "Void"
+        case .promise(let value): result = value.text
+        case .callback(_, let value, let isResponse): result = isResponse ? "Response" : value?.text ?? "Void"
+        }
+        return "(\(arguments.joined(separator: ", "))) async throws -> \(result)"
+    }
+
+    private static func writeRequirement(
+        _ writer: inout SourceWriter, _ function: FunctionRequirement, style: ResultStyle,
+        callbackIndex: Int?,
+        access: String
+    ) {
+        let type = handlerType(function, style: style, callbackIndex: callbackIndex)
+        let arguments = function.parameters.enumerated().filter { $0.offset != callbackIndex }.map(
+            \.element.name
+        )
+        .joined(separator: ", ")
+        let lookup =
+            "let __handler: \(type) = try self.mocks.handler(for: \(SourceWriter.literal(requirementName(function))))"
+        writer.block("\(access)\(function.signature) {") { body in
+            switch style {
+            case .async(let result):
+                body.line(lookup)
+                body.line((result == nil ? "" : "return ") + "try await __handler(\(arguments))")
+            case .promise:
+                body.block("return self.mocks.promise {") { inner in
+                    inner.line(lookup)
+                    inner.line("return try await __handler(\(arguments))")
+                }
+            case .callback(let parameter, _, _):
+                body.block("self.mocks.deliver(to: \(parameter)) {") { inner in
+                    inner.line(lookup)
+                    inner.line("return try await __handler(\(arguments))")
+                }
+            }
+        }
+    }
+
+    private static func writeSetter(
+        _ writer: inout SourceWriter, _ function: FunctionRequirement, style: ResultStyle,
+        callbackIndex: Int?,
+        access: String
+    ) {
+        let name = "mock" + function.baseName.prefix(1).uppercased() + function.baseName.dropFirst()
+        let generics = function.genericClause ?? ""
+        let whereClause = function.whereClause.map { " " + $0 } ?? ""
+        let type = handlerType(function, style: style, callbackIndex: callbackIndex)
+        writer.line("/// Answers `\(requirementName(function))` with `handler`, which gets its arguments.")
+        writer.block("\(access)func \(name)\(generics)(_ handler: @escaping \(type))\(whereClause) {") {
+            body in
+            body.line("self.mocks.set(handler, for: \(SourceWriter.literal(requirementName(function))))")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// A type as written, parsed far enough to recognise what Osprey gives meaning to (`Query<T>`,
+/// `Promise<T>`, `Result<T, Error>`, tuples, optionals, function types), with its exact text for
+/// copying into generated code.
+public struct TypeSyntax: Equatable, Sendable {
+    /// The structure of a type.
+    public indirect enum Shape: Equatable, Sendable {
+        /// `A.B<C>`: dotted components, each with its generic arguments.
+        case named([Component])
+        /// `(a: A, B)`; `()` is the empty tuple.
+        case tuple([Element])
+        /// `[T]`.
+        case array(TypeSyntax)
+        /// `[K: V]`.
+        case dictionary(key: TypeSyntax, value: TypeSyntax)
+        /// `T?`.
+        case optional(TypeSyntax)
+        /// `T!`.
+        case implicitlyUnwrapped(TypeSyntax)
+        /// `(A) async throws -> R`.
+        case function(parameters: [Element], isAsync: Bool, throwsClause: String?, result: TypeSyntax)
+        /// `@escaping @Sendable T`, `inout T`, `some P`, `any P`, `sending T`: attributes and
+        /// specifiers in front of a type.
+        case attributed(attributes: [String], specifiers: [String], TypeSyntax)
+        /// `A & B`.
+        case composition([TypeSyntax])
+        /// `T.Type`, `P.Protocol`.
+        case metatype(TypeSyntax, kind: String)
+        /// `T...` (a variadic parameter).
+        case variadic(TypeSyntax)
+    }
+
+    /// One dotted component of a named type.
+    public struct Component: Equatable, Sendable {
+        /// The name, without backticks.
+        public var name: String
+        /// Generic arguments.
+        public var arguments: [TypeSyntax]
+    }
+
+    /// One element of a tuple or of a function type's parameter list.
+    public struct Element: Equatable, Sendable {
+        /// The label, if any.
+        public var label: String?
+        /// The type.
+        public var type: TypeSyntax
+    }
+
+    /// The structure.
+    public var shape: Shape
+    /// The source text, exactly as written.
+    public var text: String
+    /// Where it is in the source.
+    public var range: Range<Int>
+}
+
+extension TypeSyntax {
+    /// The type without `@escaping`, `inout`, `sending` and similar in front of it (`some` and
+    /// `any` are kept: they change the type).
+    public var withoutAttributes: TypeSyntax {
+        if case .attributed(_, let specifiers, let inner) = shape,
+            !specifiers.contains(where: { $0 == "some" || $0 == "any" })
+        {
+            return inner.withoutAttributes
+        }
+        return self
+    }
+
+    /// For `Name<T>` (or `Osprey.Name<T>`) with one argument, that argument.
+    public func argument(ofGeneric name: String, module: String = "Osprey") -> TypeSyntax? {
+        guard case .named(let components) = withoutAttributes.shape else { return nil }
+        let matches =
+            components.count == 1 && components[0].name == name
+            || components.count == 2 && components[0].name == module && components[1].name == name
+        guard matches, let last = components.last, last.arguments.count == 1 else { return nil }
+        return last.arguments[0]
+    }
+
+    /// Whether this is the plain name `name` (or `Module.name` for one of `modules`).
+    public func isNamed(_ name: String, modules: [String] = []) -> Bool {
+        guard case .named(let components) = withoutAttributes.shape,
+            components.allSatisfy({ $0.arguments.isEmpty })
+        else { return false }
+        let names = components.map(\.name)
+        return names == [name] || (names.count == 2 && names[1] == name && modules.contains(names[0]))
+    }
+
+    /// Whether this is `Void` or `()`.
+    public var isVoid: Bool {
+        if case .tuple(let elements) = withoutAttributes.shape { return elements.isEmpty }
+        return isNamed("Void", modules: ["Swift"])
+    }
+
+    /// `T?` unwrapped once, or nil.
+    public var optionalWrapped: TypeSyntax? {
+        switch withoutAttributes.shape {
+        case .optional(let wrapped), .implicitlyUnwrapped(let wrapped): wrapped
+        default: argument(ofGeneric: "Optional", module: "Swift")
+        }
+    }
+}
