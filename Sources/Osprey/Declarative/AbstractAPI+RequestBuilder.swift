@@ -49,6 +49,14 @@ extension AbstractAPI {
         }
     }
 
+    /// Sends `builder`'s request and returns the body as text, in the charset the response
+    /// names (UTF-8 when it names none).
+    public func request(_ builder: RequestBuilder) -> Promise<String> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            try Self.text(of: exchange)
+        }
+    }
+
     /// Sends `builder`'s request and returns the response: status, headers, body.
     public func request(_ builder: RequestBuilder) -> Promise<Response> {
         perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in

@@ -85,7 +85,7 @@ extension AbstractAPI {
         }
     }
 
-    private static func text(of exchange: TransportResponse) throws -> String {
+    static func text(of exchange: TransportResponse) throws -> String {
         let encoding: String.Encoding =
             switch exchange.response.textEncodingName?.lowercased() {
             case "iso-8859-1", "latin1", "iso_8859-1": .isoLatin1
