@@ -16,8 +16,9 @@ enum Responses {
         @GET("/bytes")
         func getBytes() async throws -> Data?
 
+        // this will throw an error if `GET /image` returns an empty body
         @GET("/image")
-        func getImage() async throws -> Data  // this will throw an error if `GET /image` returns an empty body
+        func getImage() async throws -> Data
     }
 
     @API
