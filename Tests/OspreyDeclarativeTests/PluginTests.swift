@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+#if os(Linux)
+    /// The macro plugin as the compiler runs it: diagnostics of bad declarations at their exact
+    /// line and column, and the frame protocol itself. Uses the modules and the plugin built
+    /// beside the test bundle.
+    @Suite("The macro plugin, through the compiler and on its own")
+    struct PluginTests {
+        static let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        static let plugin = buildFolder.appendingPathComponent("OspreyMacros-tool")
+
+        /// Typechecks `source` with Osprey's modules and plugin; the compiler's output.
+        static func typecheck(_ source: String) throws -> (status: Int32, output: String, file: String) {
+            let modules = buildFolder.appendingPathComponent("Modules")
+            try #require(FileManager.default.fileExists(atPath: plugin.path))
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "api-\(UUID().uuidString).swift")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
+                modules.path,
+                "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self), file.path)
+        }
+
+        @Test("a good declaration typechecks")
+        func good() throws {
+            let result = try Self.typecheck(
+                """
+                import Osprey
+                struct User: Decodable, Sendable {}
+                @API @Mock
+                protocol Users {
+                    @GET("/users/:id") func user(id: Int) async throws -> User
+                }
+                """)
+            #expect(result.status == 0, "\(result.output)")
+        }
+
+        @Test(
+            "mistakes are compiler errors at the right line and column",
+            arguments: [
+                (
+                    #"    @GET("/users/:name") func f() async throws"#,
+                    "the path parameter 'name' has no matching argument", 18
+                ),
+                (
+                    #"    @POST("/u") func f(a: Body<Int>, b: Body<Int>) async throws"#,
+                    "a second Body<T> parameter", 38
+                ),
+                (
+                    #"    @POST("/u") func f(a: Body<Int>, b: Field<Int>) async throws"#,
+                    "cannot be combined with body fields", 24
+                ),
+                (#"    @Multipart @POST("/u") func f(a: String) async throws"#, "must be a Part", 38),
+                (#"    @GET("/u") func f() -> Int"#, "unsupported result for 'f'", 28),
+                (#"    var name: String { get }"#, "'var' requirements are not supported", 5),
+            ])
+        func diagnostics(member: String, message: String, column: Int) throws {
+            let result = try Self.typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
+            #expect(result.status != 0)
+            let line = result.output.split(separator: "\n").first {
+                $0.hasPrefix("\(result.file):4:\(column): error: ")
+            }
+            #expect(line?.contains(message) == true, "\(result.output)")
+            #expect(line?.hasSuffix("(from macro 'API')") == true, "\(result.output)")
+        }
+
+        @Test("a fix-it reaches the compiler as a note with its replacement")
+        func fixIt() throws {
+            let result = try Self.typecheck(
+                "import Osprey\n@API\nprotocol P {\n    @GET(\"/u/:id\") func f() async throws\n}\n")
+            #expect(result.output.contains(":4:14: note: add the parameter 'id'"), "\(result.output)")
+            // The fix-it's text, shown under the place it would be inserted.
+            #expect(result.output.contains("id: String"), "\(result.output)")
+        }
+
+        @Test("the plugin answers every frame, writes nothing but frames, and exits when its input closes")
+        func frames() throws {
+            let process = Process()
+            process.executableURL = Self.plugin
+            let input = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+
+            func frame(_ json: String) -> Data {
+                var length = UInt64(json.utf8.count).littleEndian
+                return Data(bytes: &length, count: 8) + Data(json.utf8)
+            }
+            let requests = [
+                #"{"getCapability":{"capability":{"protocolVersion":7}}}"#,
+                "not json at all",
+                #"{"somethingNew":{}}"#,
+                #"{"expandAttachedMacro":{"macro":{"moduleName":"OspreyMacros","typeName":"APIMacro","name":"API "},"#
+                    + #""macroRole":"peer","discriminator":"d","attributeSyntax":{"kind":"attribute","source":"@API ","#
+                    + #""location":{"fileID":"M/f.swift","fileName":"/f.swift","offset":10,"line":2,"column":1}},"#
+                    + #""declSyntax":{"kind":"declaration","source":"@API protocol P { @GET(\"/u/:id\") func f() async throws }","#
+                    + #""location":{"fileID":"M/f.swift","fileName":"/f.swift","offset":10,"line":2,"column":1}}}}"#,
+            ]
+            for request in requests { input.fileHandleForWriting.write(frame(request)) }
+            // Half a header, then end of input: the plugin must simply exit.
+            input.fileHandleForWriting.write(Data([1, 0, 0]))
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+
+            var answers: [[String: Any]] = []
+            var rest = data[...]
+            while rest.count >= 8 {
+                let length = rest.prefix(8).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+                let payload = rest.dropFirst(8).prefix(length)
+                #expect(payload.count == length)
+                answers.append(
+                    try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any]))
+                rest = rest.dropFirst(8 + length)
+            }
+            #expect(rest.isEmpty, "bytes after the last frame")
+            #expect(answers.count == 4)
+            let capability = answers[0]["getCapabilityResult"] as? [String: Any]
+            #expect((capability?["capability"] as? [String: Any])?["protocolVersion"] as? Int == 7)
+            for unreadable in answers[1...2] {
+                let result = unreadable["expandMacroResult"] as? [String: Any]
+                #expect(result?["expandedSource"] == nil)
+                #expect((result?["diagnostics"] as? [Any])?.count == 1)
+            }
+            let expansion = try #require(answers[3]["expandMacroResult"] as? [String: Any])
+            let diagnostic = try #require((expansion["diagnostics"] as? [[String: Any]])?.first)
+            let position = try #require(diagnostic["position"] as? [String: Any])
+            #expect(position["fileName"] as? String == "/f.swift")
+            // `:id` is at byte 27 of the declaration, which starts at byte 10 of the file.
+            #expect(position["offset"] as? Int == 37)
+            #expect(diagnostic["severity"] as? String == "error")
+        }
+    }
+#endif
