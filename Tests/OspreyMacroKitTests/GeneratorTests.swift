@@ -1,0 +1,150 @@
+import Foundation
+import OspreyMacroKit
+import Testing
+
+@Suite("APIGenerator and MockGenerator: the code they write")
+struct GeneratorTests {
+    private func expand(_ macro: String, _ source: String) -> MacroExpander.Expansion {
+        MacroExpander.expand(.init(macro: macro, role: "peer", attribute: "@API", declaration: source))
+    }
+
+    @Test("a method builds its request from the protocol's attributes, then its own, then its arguments")
+    func apiMethod() throws {
+        let expansion = expand(
+            "APIMacro",
+            """
+            @API
+            @Authorization(.bearer("t"))
+            @KeyMapping(.snakeCase)
+            protocol Todos {
+                @URLForm
+                @Headers(["Cache-Control": "no-cache"])
+                @PATCH("/todo/:id")
+                func updateTodo(id: Int, name: String, customHeader: Header<String>, page: Query<Int?>) async throws -> Todo
+            }
+            """)
+        #expect(expansion.diagnostics.isEmpty)
+        let source = try #require(expansion.source)
+        let expected = """
+                func updateTodo(id: Int, name: String, customHeader: Header<String>, page: Query<Int?>) async throws -> Todo {
+                    var __request = self.provider.makeRequest(method: "PATCH", path: "/todo/:id")
+                    __request.addAuthorization(.bearer("t"))
+                    __request.keyMapping = .snakeCase
+                    __request.bodyEncoding = .urlForm
+                    __request.addHeaders(["Cache-Control": "no-cache"])
+                    __request.addParameter("id", value: id)
+                    __request.addField("name", value: name)
+                    __request.addHeader("Custom-Header", value: customHeader)
+                    __request.addQuery("page", value: page)
+                    let __promise: Promise<Todo> = self.request(__request)
+                    return try await __promise.value
+                }
+            """
+        #expect(source.contains(expected), "\(source)")
+        #expect(source.contains("final class TodosAPI: AbstractAPI, Todos, @unchecked Sendable {"))
+        // The protocol's key mapping also sets up the default parser.
+        #expect(source.contains("responseParser ?? JSONParser(keyMapping: .snakeCase)"))
+    }
+
+    @Test("a function's key mapping and decoder decode its responses; a decoder given after a mapping wins")
+    func functionDecoding() throws {
+        let source = try #require(
+            expand(
+                "APIMacro",
+                """
+                @API protocol P {
+                    @JSON(decoder: .custom) @KeyMapping(.snakeCase) @GET("/") func f() async throws -> Int
+                }
+                """
+            ).source)
+        let lines = source.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
+        let mapping = try #require(
+            lines.firstIndex {
+                $0 == "__request.responseDecoder = JSONParser(keyMapping: .snakeCase).decoder"
+            })
+        let decoder = try #require(lines.firstIndex { $0 == "__request.responseDecoder = .custom" })
+        #expect(mapping < decoder)
+    }
+
+    @Test("access levels follow the protocol's")
+    func accessLevels() throws {
+        for (level, type, member) in [
+            ("public ", "public ", "public "), ("", "", ""), ("fileprivate ", "fileprivate ", ""),
+        ] {
+            let source = try #require(
+                expand("APIMacro", "@API \(level)protocol P { @GET(\"/\") func f() async throws }").source)
+            #expect(source.contains("\n\(type)final class PAPI"), "\(source)")
+            #expect(source.contains("\n    \(member)func f() async throws {"), "\(source)")
+            #expect(source.contains("\n    \(member)init(provider: Provider"), "\(source)")
+        }
+    }
+
+    @Test("#if blocks are kept around the members they hold")
+    func conditionals() throws {
+        let source = try #require(
+            expand(
+                "APIMacro",
+                """
+                @API protocol P {
+                    #if os(Linux)
+                    @GET("/a") func a() async throws
+                    #else
+                    @GET("/b") func b() async throws
+                    #endif
+                }
+                """
+            ).source)
+        let a = try #require(source.range(of: "func a()"))
+        let b = try #require(source.range(of: "func b()"))
+        let ifLine = try #require(source.range(of: "\n#if os(Linux)\n"))
+        let elseLine = try #require(source.range(of: "\n#else\n"))
+        let endLine = try #require(source.range(of: "\n#endif\n"))
+        #expect(ifLine.upperBound < a.lowerBound && a.upperBound < elseLine.lowerBound)
+        #expect(elseLine.upperBound < b.lowerBound && b.upperBound < endLine.lowerBound)
+    }
+
+    @Test("a mock has a handler lookup per requirement and a mock… setter, generics kept")
+    func mock() throws {
+        let source = try #require(
+            expand(
+                "MockMacro",
+                """
+                @Mock protocol GitHub {
+                    @GET("/users/:username/repos")
+                    func getRepositories(username: String) async throws -> [Repository]
+                    @GET("/things/:id")
+                    func thing<T: Decodable & Sendable>(id: Path<Int>) -> Promise<T> where T: Equatable
+                    @GET("/user")
+                    func getUser(callback: @escaping (Result<User, Error>) -> Void)
+                }
+                """
+            ).source)
+        #expect(source.contains("final class GitHubMock: GitHub, @unchecked Sendable {"))
+        #expect(
+            source.contains(
+                #"let __handler: (String) async throws -> [Repository] = try self.mocks.handler(for: "getRepositories(username:)")"#
+            ))
+        #expect(
+            source.contains(
+                "func mockGetRepositories(_ handler: @escaping (String) async throws -> [Repository]) {"))
+        #expect(
+            source.contains(
+                "func mockThing<T: Decodable & Sendable>(_ handler: @escaping (Path<Int>) async throws -> T) where T: Equatable {"
+            ))
+        #expect(source.contains("return self.mocks.promise {"))
+        #expect(source.contains("self.mocks.deliver(to: callback) {"))
+        #expect(source.contains("func mockGetUser(_ handler: @escaping () async throws -> User) {"))
+    }
+
+    @Test("errors mean no expansion; annotations expand to nothing; unknown macros are refused")
+    func expansionOutcomes() {
+        let broken = expand("APIMacro", #"@API protocol P { @GET("/:id") func f() async throws }"#)
+        #expect(broken.source == nil)
+        #expect(broken.diagnostics.count == 1)
+        let annotation = MacroExpander.expand(
+            .init(macro: "AnnotationMacro", role: "peer", attribute: "@GET(\"/\")", declaration: "func f()"))
+        #expect(annotation.source == "")
+        #expect(annotation.diagnostics.isEmpty)
+        #expect(expand("OtherMacro", "@API protocol P {}").source == nil)
+    }
+}
