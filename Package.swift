@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OspreyTesting", targets: ["OspreyTesting"]),
         .executable(name: "osprey-demo", targets: ["OspreyDemo"]),
         .executable(name: "osprey-bench", targets: ["OspreyBench"]),
+        .executable(name: "osprey-example-declarative", targets: ["DeclarativeExample"]),
     ],
     targets: [
         .target(name: "Promises"),
@@ -29,6 +30,11 @@ let package = Package(
             name: "OspreyDemo",
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Examples/Demo"
+        ),
+        .executableTarget(
+            name: "DeclarativeExample",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Examples/Declarative"
         ),
         .executableTarget(
             name: "OspreyBench",
