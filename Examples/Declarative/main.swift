@@ -74,7 +74,8 @@ print("  osprey has \(stars) stars")
 check(stars == 49, "expected 49 stars, got \(stars)")
 check(server.requests.last?.target == "/users/osprey/repos?per_page=100", "unexpected query")
 
-let created = try await github.create(repository: NewRepository(name: "demo", isPrivate: true), token: "t0ken")
+let created = try await github.create(
+    repository: NewRepository(name: "demo", isPrivate: true), token: "t0ken")
 print("  created \(created.name)")
 check(server.requests.last?.bodyText == #"{"is_private":true,"name":"demo"}"#, "unexpected body")
 check(server.requests.last?.value(forHeader: "Token") == "t0ken", "missing header")
