@@ -77,6 +77,28 @@ import Testing
             #expect(line?.hasSuffix("(from macro 'API')") == true, "\(result.output)")
         }
 
+        @Test(
+            "unknown or missing attribute arguments are errors at the attribute",
+            arguments: [
+                (
+                    #"    @JSON(encodr: JSONEncoder()) @POST("/u") func f() async throws"#, 10,
+                    "incorrect argument label"
+                ),
+                (
+                    #"    @Authorization(.digest("x")) @GET("/u") func f() async throws"#, 21,
+                    "has no member 'digest'"
+                ),
+                (#"    @HTTP("/u") func f() async throws"#, 5, "@HTTP needs its method as a string literal"),
+            ])
+        func attributeArguments(member: String, column: Int, message: String) throws {
+            let result = try Self.typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
+            #expect(result.status != 0)
+            let line = result.output.split(separator: "\n").first {
+                $0.hasPrefix("\(result.file):4:\(column): error: ")
+            }
+            #expect(line?.contains(message) == true, "\(result.output)")
+        }
+
         @Test("a fix-it reaches the compiler as a note with its replacement")
         func fixIt() throws {
             let result = try Self.typecheck(
