@@ -23,6 +23,10 @@ public struct Promise<Value: Sendable>: Sendable {
         self.core = core
     }
 
+    /// Identifies the promise (copies share it) while it is alive, for side tables of the
+    /// package's own, such as the progress of a request.
+    package var identity: ObjectIdentifier { ObjectIdentifier(core) }
+
     /// A promise already fulfilled with `value`.
     /// - Parameters:
     ///   - value: The value.

@@ -38,6 +38,9 @@ public enum APIError: Error, Sendable {
     case unacceptableStatus(context: Context, serverError: (any Error)?)
     /// The body could not be turned into the requested type.
     case parsingFailed(underlying: any Error, context: Context)
+    /// A local file could not be read or written: a download's file, or its move into place
+    /// (for example, because the destination exists and overwriting was not allowed).
+    case fileFailed(reason: String, underlying: (any Error)?, context: Context?)
     /// The request was cancelled.
     case cancelled
 
@@ -82,6 +85,8 @@ extension APIError {
             .redirectRefused(_, let context), .unacceptableStatus(let context, _),
             .parsingFailed(_, let context):
             context
+        case .fileFailed(_, _, let context):
+            context
         case .invalidRequest, .encodingFailed, .preprocessingFailed, .adaptationFailed, .cancelled:
             nil
         }
@@ -99,7 +104,7 @@ extension APIError {
     /// The error this one wraps, if any.
     public var underlyingError: (any Error)? {
         switch self {
-        case .encodingFailed(_, let underlying): underlying
+        case .encodingFailed(_, let underlying), .fileFailed(_, let underlying, _): underlying
         case .transport(let underlying, _), .parsingFailed(let underlying, _),
             .preprocessingFailed(let underlying), .adaptationFailed(let underlying):
             underlying
@@ -133,6 +138,8 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Unacceptable status: \(context)" + (serverError.map { " (\($0))" } ?? "")
         case .parsingFailed(let underlying, let context):
             "Parsing failed for \(context): \(underlying)"
+        case .fileFailed(let reason, let underlying, _):
+            "File error: \(reason)" + (underlying.map { " (\($0))" } ?? "")
         case .cancelled:
             "Cancelled"
         }

@@ -28,6 +28,8 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         case failed(APIError)
         /// The request was cancelled.
         case cancelled
+        /// Bytes moved (coalesced like `onProgress` reports); `attempt` tells attempts apart.
+        case progress(TransferProgress)
     }
 
     /// What happened.
@@ -69,6 +71,7 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         case .succeeded: text += ": succeeded"
         case .failed(let error): text += ": failed: \(error)"
         case .cancelled: text += ": cancelled"
+        case .progress(let progress): text += ": \(progress)"
         }
         return text + " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s)"
     }
@@ -94,8 +97,9 @@ public struct LoggingMonitor: EventMonitor {
         self.log = log
     }
 
-    /// Logs the event.
+    /// Logs the event (progress reports are left out: there can be many).
     public func receive(_ event: APIEvent) {
+        if case .progress = event.kind { return }
         log(event.description)
         if includesCURL, case .started = event.kind {
             log(event.request.cURLDescription(sensitiveHeaders: event.sensitiveHeaders))

@@ -73,7 +73,7 @@ open class MultipartParameters: BaseParameters, @unchecked Sendable {
             throw APIError.invalidRequest(reason: "a \(draft.method) request cannot have a multipart body")
         }
         let all = try fieldParts(keyMapping: draft.encoding.keyMapping) + parts
-        let fileSizes = try all.compactMap(\.fileURL).map(MultipartFileWriter.validatedSize(of:))
+        let fileSizes = try all.compactMap(\.fileURL).map { try MultipartFileWriter.validatedSize(of: $0) }
         let inMemorySize = all.reduce(0) { $0 + $1.data.count }
         let settings = settings.withLock { $0 }
         if fileSizes.isEmpty, inMemorySize <= settings.inMemoryLimit {

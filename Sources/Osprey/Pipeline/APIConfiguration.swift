@@ -13,6 +13,9 @@ public struct APIConfiguration: Sendable {
     public var deadline: TimeInterval?
     /// The largest response body accepted; 64 MiB by default.
     public var maximumResponseBytes: Int? = 64 * 1024 * 1024
+    /// The largest body a download writes to disk; no limit by default (``maximumResponseBytes``
+    /// still limits an error body, which stays in memory).
+    public var maximumDownloadBytes: Int64?
     /// Redirects are followed up to 10 times by default.
     public var redirectPolicy = RedirectPolicy.follow(limit: 10)
     /// Status codes that count as success; `200..<300` by default. A `3xx` that was not

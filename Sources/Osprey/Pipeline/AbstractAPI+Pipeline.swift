@@ -11,14 +11,18 @@ extension AbstractAPI {
     func perform<Value: Sendable>(
         route: Route,
         parameters: (any RequestParameters)?,
+        download: DownloadPlan? = nil,
         decode: @escaping @Sendable (TransportResponse, any ResponseParser) throws -> Value
     ) -> Promise<Value> {
         let configuration = configuration
         let (promise, resolver) = Promise<Value>.pending(defaultQueue: responseQueue)
+        // Where `onProgress` finds the request's progress, until the request ends.
+        let progress = ProgressChannel(defaultQueue: responseQueue)
+        ProgressChannels.register(progress, for: promise.identity)
         // The closure keeps the API alive until the request is done.
         requestQueue.async { [self] in
             // 0. A request cancelled before it started sends nothing.
-            guard resolver.isPending else { return }
+            guard resolver.isPending else { return ProgressChannels.remove(resolver.identity) }
 
             // 1–2. Preprocess, then build the URLRequest (nothing has been sent if this fails).
             let urlRequest: URLRequest
@@ -27,6 +31,7 @@ extension AbstractAPI {
                 (urlRequest, bodyFile) = try makeURLRequest(
                     route: route, parameters: parameters, configuration: configuration)
             } catch {
+                ProgressChannels.remove(resolver.identity)
                 resolver.reject(mapError(error as? APIError ?? .preprocessingFailed(underlying: error)))
                 return
             }
@@ -39,6 +44,8 @@ extension AbstractAPI {
                 bodyFile: bodyFile,
                 idleTimeout: parameters?.timeout ?? configuration.timeout,
                 configuration: configuration,
+                progress: progress,
+                download: download,
                 decode: decode
             ).start()
         }
@@ -77,6 +84,9 @@ extension AbstractAPI {
         }
         do {
             return try decode(exchange, responseParser)
+        } catch let error as APIError {
+            // Already a stage's error (a download that could not be moved into place, say).
+            throw error
         } catch {
             throw APIError.parsingFailed(underlying: error, context: context)
         }

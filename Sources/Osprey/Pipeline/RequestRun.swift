@@ -23,6 +23,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         var attempt = 0
         var isCancelled = false
         var isFinished = false
+        /// Whether a download already started again from zero (it does so at most once).
+        var restarted = false
     }
 
     private let api: AbstractAPI
@@ -34,6 +36,8 @@ final class RequestRun<Value: Sendable>: Sendable {
     private let idleTimeout: TimeInterval?
     private let started = DispatchTime.now()
     private let state: Locked<State>
+    private let progress: ProgressChannel
+    private let download: DownloadPlan?
 
     init(
         api: AbstractAPI,
@@ -42,6 +46,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         bodyFile: RequestDraft.BodyFile?,
         idleTimeout: TimeInterval?,
         configuration: APIConfiguration,
+        progress: ProgressChannel,
+        download: DownloadPlan?,
         decode: @escaping Decode
     ) {
         self.api = api
@@ -51,6 +57,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         built = request
         self.bodyFile = bodyFile
         self.idleTimeout = idleTimeout
+        self.progress = progress
+        self.download = download
         state = Locked(State(request: request))
     }
 
@@ -58,6 +66,9 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// deadline, whatever is current (an adapter that never answers included).
     func start() {
         resolver.onCancel { [self] in cancel() }
+        if !configuration.monitors.isEmpty {
+            progress.setMonitor { [weak self] report in self?.notifyProgress(report) }
+        }
         if let deadline = configuration.deadline {
             // Weak: a finished run need not live until its deadline.
             api.requestQueue.asyncAfter(deadline: started + deadline) { [weak self] in self?.expire() }
@@ -99,8 +110,10 @@ final class RequestRun<Value: Sendable>: Sendable {
         }
     }
 
-    /// 4. Send the attempt through the transport, within what is left of the deadline.
-    private func send(_ request: URLRequest) {
+    /// 4. Send the attempt through the transport, within what is left of the deadline. A
+    /// download asks only for the bytes it does not have yet.
+    private func send(_ adapted: URLRequest) {
+        let request = download?.prepare(adapted) ?? adapted
         let remaining = configuration.deadline.map { $0 - elapsed }
         if let remaining, remaining <= 0 {
             return finish(
@@ -113,7 +126,11 @@ final class RequestRun<Value: Sendable>: Sendable {
             deadline: remaining,
             maximumResponseBytes: configuration.maximumResponseBytes,
             redirectPolicy: configuration.redirectPolicy,
-            sensitiveHeaders: configuration.sensitiveHeaders
+            sensitiveHeaders: configuration.sensitiveHeaders,
+            progress: { [progress] direction, completed, expected in
+                progress.report(direction, completed: completed, expected: expected)
+            },
+            downloadSink: download
         )
         let number = state.withLock { state -> Int? in
             guard !state.isCancelled else { return nil }
@@ -122,6 +139,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             return state.attempt
         }
         guard let number else { return finish(request: request, response: nil, .failure(.cancelled)) }
+        progress.startAttempt(number)
         notify(.started, request: request, response: nil, attempt: number)
         let exchange = api.transport.send(transportRequest)
         if !state.withLock({ state in
@@ -149,6 +167,10 @@ final class RequestRun<Value: Sendable>: Sendable {
                     ?? (error is CancellationError
                         ? .cancelled : .transport(underlying: error, context: .init(request: request))))
         }
+        if case .failure(let error) = outcome, restartsDownload(after: error) {
+            // The partial file could not be continued (and is gone): ask for everything, once.
+            return attempt()
+        }
         if case .failure(let error) = outcome,
             let delay = retryDelay(after: error, request: request, number: number)
         {
@@ -167,6 +189,17 @@ final class RequestRun<Value: Sendable>: Sendable {
             return
         }
         finish(request: request, response: response, outcome)
+    }
+
+    /// Whether `error` says a download must start again from zero, and it has not yet done so.
+    private func restartsDownload(after error: APIError) -> Bool {
+        guard case .transport(let underlying, _) = error, underlying is DownloadRestart else { return false }
+        return state.withLock { state in
+            guard !state.restarted, !state.isCancelled else { return false }
+            state.restarted = true
+            state.exchange = nil
+            return true
+        }
     }
 
     /// The policy's delay, unless the next attempt could not start before the deadline.
@@ -204,17 +237,22 @@ final class RequestRun<Value: Sendable>: Sendable {
                 try? FileManager.default.removeItem(at: bodyFile.url)
             }
         }
+        defer { ProgressChannels.remove(resolver.identity) }
         // Cancelled while the body was being parsed: monitors hear what the caller sees.
         let cancelled = !resolver.isPending
         switch outcome {
         case .success(let value):
+            // The last reports go out before the promise settles (on a serial queue, first).
+            progress.finish()
             notify(
                 cancelled ? .cancelled : .succeeded, request: request, response: response, attempt: attempt)
             resolver.fulfill(value)
         case .failure(.cancelled):
+            progress.close()
             notify(.cancelled, request: request, response: response, attempt: attempt)
             resolver.cancel()
         case .failure(let error):
+            progress.close()
             notify(
                 cancelled ? .cancelled : .failed(error), request: request, response: response,
                 attempt: attempt)
@@ -271,6 +309,11 @@ final class RequestRun<Value: Sendable>: Sendable {
             kind: kind, request: request, response: response, attempt: attempt, elapsed: elapsed,
             sensitiveHeaders: configuration.sensitiveHeaders)
         for monitor in monitors { monitor.receive(event) }
+    }
+
+    private func notifyProgress(_ report: TransferProgress) {
+        let request = state.withLock { $0.request }
+        notify(.progress(report), request: request, response: nil, attempt: report.attempt)
     }
 
     private static func adaptationError(_ error: any Error) -> APIError {

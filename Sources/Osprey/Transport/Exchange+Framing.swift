@@ -25,7 +25,11 @@ extension Exchange {
         case .impossible:
             return .tooLarge
         case .length(let length) where !encoded && hasBody:
-            if let limit = original.maximumResponseBytes, length > Int64(limit) { return .tooLarge }
+            // A download's successful body goes to disk, under the sink's own limit.
+            let toDisk = original.downloadSink != nil && (200..<300).contains(response.statusCode)
+            let limit =
+                toDisk ? original.downloadSink?.maximumBytes : original.maximumResponseBytes.map(Int64.init)
+            if let limit, length > limit { return .tooLarge }
             return .accept(bodyLength: length)
         case .length, .unknown:
             return .accept(bodyLength: hasBody ? nil : 0)
@@ -39,7 +43,9 @@ extension Exchange {
         case .invalid(let reason):
             fail { .transport(underlying: ResponseFraming.error(reason: reason), context: $0) }
         case .tooLarge:
-            fail { .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: $0) }
+            let limit =
+                original.downloadSink?.maximumBytes.map { Int(clamping: $0) } ?? original.maximumResponseBytes
+            fail { .responseTooLarge(limit: limit ?? Int.max, context: $0) }
         }
     }
 }

@@ -27,11 +27,19 @@ final class Exchange: Sendable {
         var movedBytes: Int64 = 0
         var challengeCancelled = false
         var isFinished = false
+        /// Whether this hop's response is the one delivered (not a redirect being followed).
+        var isFinalResponse = false
+        /// Whether the download sink takes this hop's body.
+        var sinking = false
+        /// Whether the download sink was begun (and so must be ended or abandoned).
+        var sinkBegun = false
+        /// Body bytes received on this hop, in memory or written to the sink.
+        var bodyBytes: Int64 = 0
     }
 
     let original: TransportRequest
     let resolver: Resolver<TransportResponse>
-    private let state: Locked<State>
+    let state: Locked<State>
     private let timers: DispatchQueue
     private let control: DispatchQueue
 
@@ -78,6 +86,9 @@ final class Exchange: Sendable {
             state.data = Data()
             state.lastActivity = .now()
             state.movedBytes = 0
+            state.isFinalResponse = false
+            state.sinking = false
+            state.bodyBytes = 0
             return true
         }
         // Cancelled meanwhile: a suspended task that is cancelled completes and is forgotten.
@@ -106,10 +117,12 @@ final class Exchange: Sendable {
     /// Cancels the network work; the promise is already cancelled. Returns at once: it may run
     /// on any thread (the canceller's, the main queue, a task-cancellation handler).
     func cancel() {
-        let task = state.withLock { state -> URLSessionDataTask? in
+        let (task, abandons) = state.withLock { state -> (URLSessionDataTask?, Bool) in
+            let abandons = state.sinkBegun && !state.isFinished
             state.isFinished = true
-            return Self.isBodyComplete(state) ? nil : state.task
+            return (Self.isBodyComplete(state) ? nil : state.task, abandons)
         }
+        if abandons { original.downloadSink?.abandon() }
         cancelLater(task)
     }
 
@@ -132,9 +145,9 @@ final class Exchange: Sendable {
 
     /// Whether every byte the response declared has arrived. Unknown for a compressed body
     /// (its length is of the encoded bytes) or one without a length: then the task is cancelled.
-    private static func isBodyComplete(_ state: State) -> Bool {
+    static func isBodyComplete(_ state: State) -> Bool {
         guard let length = state.bodyLength else { return false }
-        return Int64(state.data.count) >= length
+        return state.bodyBytes >= length
     }
 
     private func timeOut() {
@@ -163,15 +176,17 @@ final class Exchange: Sendable {
 
     /// Ends the exchange with an error made from the current context, cancelling the task.
     func fail(_ makeError: (APIError.Context) -> APIError) {
-        let ended = state.withLock { state -> (URLSessionDataTask?, APIError.Context)? in
+        let ended = state.withLock { state -> (URLSessionDataTask?, APIError.Context, Bool)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             return (
                 Self.isBodyComplete(state) ? nil : state.task,
-                APIError.Context(request: state.request, response: state.response, data: state.data)
+                APIError.Context(request: state.request, response: state.response, data: state.data),
+                state.sinkBegun
             )
         }
-        guard let (task, context) = ended else { return }
+        guard let (task, context, abandons) = ended else { return }
+        if abandons { original.downloadSink?.abandon() }
         cancelLater(task)
         resolver.reject(makeError(context))
     }
@@ -179,39 +194,78 @@ final class Exchange: Sendable {
     // MARK: Delegate events
 
     func received(_ response: HTTPURLResponse) {
+        let isFinal = !willFollow(response)
         let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
             state.lastActivity = .now()
+            state.isFinalResponse = isFinal
             let verdict = self.verdict(on: response, method: state.request.httpMethod)
             if case .accept(let length?) = verdict {
                 state.bodyLength = length
-                // Room for the announced body up front instead of regrowing chunk by chunk;
-                // capped, because the header is only the server's word.
-                let cap = min(original.maximumResponseBytes ?? Int.max, Self.largestReservation)
-                state.data.reserveCapacity(Int(min(length, Int64(cap))))
             }
             return verdict
         }
-        reject(verdict)
+        guard case .accept(let length) = verdict else { return reject(verdict) }
+        if isFinal, let sink = original.downloadSink, beginSink(sink, for: response) { return }
+        if let length {
+            // Room for the announced body up front instead of regrowing chunk by chunk; capped,
+            // because the header is only the server's word.
+            let cap = min(original.maximumResponseBytes ?? Int.max, Self.largestReservation)
+            state.withLock { $0.data.reserveCapacity(Int(min(length, Int64(cap)))) }
+        }
     }
 
     /// Body bytes went out: the exchange is making progress, whatever the server says later.
-    func sentBodyData() {
+    func sentBodyData(total: Int64, expected: Int64) {
         state.withLock { $0.lastActivity = .now() }
+        original.progress?(.upload, total, expected > 0 ? expected : nil)
     }
 
     func received(_ data: Data) {
-        let tooLarge = state.withLock { state -> Bool in
+        let outcome = state.withLock { state -> Received in
             // After a failure or cancellation FoundationNetworking may still deliver queued
             // chunks: drop them rather than keep growing.
-            guard !state.isFinished else { return false }
-            state.data.append(data)
+            guard !state.isFinished else { return .dropped }
+            state.bodyBytes += Int64(data.count)
             state.lastActivity = .now()
-            return original.maximumResponseBytes.map { state.data.count > $0 } ?? false
+            if state.sinking {
+                let limit = original.downloadSink?.maximumBytes
+                if let limit, state.bodyBytes > limit { return .tooLarge(limit) }
+            } else {
+                state.data.append(data)
+                if let limit = original.maximumResponseBytes, state.data.count > limit {
+                    return .tooLarge(Int64(limit))
+                }
+            }
+            guard state.isFinalResponse else { return .kept(progress: nil) }
+            let offset = state.sinking ? original.downloadSink?.startOffset ?? 0 : 0
+            return .kept(
+                progress: (offset + state.bodyBytes, state.bodyLength.map { offset + $0 }, state.sinking))
         }
-        if tooLarge, let limit = original.maximumResponseBytes {
-            fail { .responseTooLarge(limit: limit, context: $0) }
+        switch outcome {
+        case .dropped:
+            return
+        case .tooLarge(let limit):
+            fail { .responseTooLarge(limit: Int(clamping: limit), context: $0) }
+        case .kept(let progress):
+            if let progress, progress.sinking, let sink = original.downloadSink {
+                do {
+                    try sink.write(data)
+                } catch {
+                    return fail {
+                        .fileFailed(reason: "could not write the download", underlying: error, context: $0)
+                    }
+                }
+            }
+            if let progress { original.progress?(.download, progress.completed, progress.expected) }
         }
+    }
+
+    /// What became of a piece of the body.
+    enum Received {
+        case dropped
+        case tooLarge(Int64)
+        case kept(progress: (completed: Int64, expected: Int64?, sinking: Bool)?)
     }
 
     func challengeWasCancelled() {
@@ -244,7 +298,7 @@ final class Exchange: Sendable {
         guard let response = snapshot.response else {
             return fail { .transport(underlying: URLError(.badServerResponse), context: $0) }
         }
-        if let length = snapshot.bodyLength, Int64(snapshot.data.count) < length {
+        if let length = snapshot.bodyLength, snapshot.bodyBytes < length {
             return fail { .transport(underlying: URLError(.networkConnectionLost), context: $0) }
         }
         guard case .follow(let limit) = original.redirectPolicy else { return deliver(response, snapshot) }
@@ -271,13 +325,24 @@ final class Exchange: Sendable {
     }
 
     private func deliver(_ response: HTTPURLResponse, _ snapshot: State) {
+        if snapshot.sinking, let sink = original.downloadSink {
+            do {
+                try sink.end()
+            } catch {
+                return fail {
+                    .fileFailed(reason: "could not finish the download", underlying: error, context: $0)
+                }
+            }
+        }
         let first = state.withLock { state -> Bool in
             defer { state.isFinished = true }
             return !state.isFinished
         }
         if first {
             resolver.fulfill(
-                TransportResponse(response: response, data: snapshot.data, request: snapshot.request))
+                TransportResponse(
+                    response: response, data: snapshot.data, request: snapshot.request,
+                    bodyWentToSink: snapshot.sinking))
         }
     }
 

@@ -36,6 +36,13 @@ public struct TransportRequest: Sendable {
     /// More headers removed when a redirect leaves the original origin (names in any case);
     /// every header ``HTTPHeaders/isSensitive(_:declared:)`` calls a credential is removed.
     public var sensitiveHeaders: Set<String>
+    /// Told how many body bytes went out and came in, as they move (from any thread, often);
+    /// download reports count the final response's body only, not redirects'.
+    public var progress:
+        (@Sendable (TransferProgress.Direction, _ completed: Int64, _ expected: Int64?) -> Void)?
+    /// Receives the final response's body instead of memory when it accepts it (a download to
+    /// a file); ``maximumResponseBytes`` then limits only what stays in memory.
+    public var downloadSink: (any DownloadSink)?
 
     /// Creates a transport request.
     public init(
@@ -45,7 +52,9 @@ public struct TransportRequest: Sendable {
         deadline: TimeInterval? = nil,
         maximumResponseBytes: Int? = nil,
         redirectPolicy: RedirectPolicy = .follow(limit: 10),
-        sensitiveHeaders: Set<String> = []
+        sensitiveHeaders: Set<String> = [],
+        progress: (@Sendable (TransferProgress.Direction, Int64, Int64?) -> Void)? = nil,
+        downloadSink: (any DownloadSink)? = nil
     ) {
         self.urlRequest = urlRequest
         self.bodyFileURL = bodyFileURL
@@ -54,6 +63,8 @@ public struct TransportRequest: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.redirectPolicy = redirectPolicy
         self.sensitiveHeaders = sensitiveHeaders
+        self.progress = progress
+        self.downloadSink = downloadSink
     }
 }
 
@@ -61,17 +72,42 @@ public struct TransportRequest: Sendable {
 public struct TransportResponse: Sendable {
     /// The response.
     public var response: HTTPURLResponse
-    /// The body.
+    /// The body, when it was kept in memory (empty when a ``DownloadSink`` took it).
     public var data: Data
     /// The request that got this response (after redirects).
     public var request: URLRequest
+    /// Whether the request's ``DownloadSink`` received the body (and ended it).
+    public var bodyWentToSink: Bool
 
     /// Creates a final response, for transports of your own.
-    public init(response: HTTPURLResponse, data: Data, request: URLRequest) {
+    public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {
         self.response = response
         self.data = data
         self.request = request
+        self.bodyWentToSink = bodyWentToSink
     }
+}
+
+/// Where a download's body goes instead of memory, as the transport receives it.
+///
+/// The transport calls ``begin(_:)`` once the final response's head has arrived (never for a
+/// redirect it follows), then, if it returned true, ``write(_:)`` for each piece of the body in
+/// order, and ``end()`` once the whole body has arrived; ``abandon()`` if the exchange fails or
+/// is cancelled after `begin`. Calls come one at a time.
+public protocol DownloadSink: AnyObject, Sendable {
+    /// Bytes already held from an earlier attempt, which the body continues (for progress).
+    var startOffset: Int64 { get }
+    /// The most bytes the body may have (after ``startOffset``); nil for no limit.
+    var maximumBytes: Int64? { get }
+    /// Whether to receive this response's body (false keeps it in memory, as for an error).
+    /// - Throws: To fail the exchange (for example, when the response cannot continue the file).
+    func begin(_ response: HTTPURLResponse) throws -> Bool
+    /// Writes the next piece of the body.
+    func write(_ data: Data) throws
+    /// The body is complete.
+    func end() throws
+    /// The exchange failed or was cancelled after ``begin(_:)``.
+    func abandon()
 }
 
 /// What to do with a `3xx` response that has a `Location`.

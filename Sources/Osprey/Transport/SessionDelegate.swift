@@ -30,7 +30,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         // A long upload is progress too: without this the idle timeout would count from the
         // start of the upload to the first byte of the response.
-        registry.exchange(for: task)?.sentBodyData()
+        registry.exchange(for: task)?.sentBodyData(total: totalBytesSent, expected: totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

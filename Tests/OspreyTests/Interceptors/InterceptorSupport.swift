@@ -64,6 +64,7 @@ extension APIEvent.Kind {
         case .succeeded: "succeeded"
         case .failed: "failed"
         case .cancelled: "cancelled"
+        case .progress: "progress"
         }
     }
 }

@@ -256,7 +256,7 @@ private struct Tally {
             switch event.kind {
             case .started: starts[path, default: 0] += 1
             case .succeeded, .failed, .cancelled: ends[path, default: 0] += 1
-            case .retrying: break
+            case .retrying, .progress: break
             }
         }
     }

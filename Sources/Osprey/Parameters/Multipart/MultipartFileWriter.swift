@@ -17,10 +17,10 @@ enum MultipartFileWriter {
     /// - Throws: ``APIError/encodingFailed(reason:underlying:)`` if it is missing, a directory,
     ///   not a regular file (a FIFO or `/dev/zero` could block or never end) or unreadable: the
     ///   request fails before anything is sent.
-    static func validatedSize(of url: URL) throws -> Int {
+    static func validatedSize(of url: URL, role: String = "file part") throws -> Int {
         let name = url.lastPathComponent.debugDescription
         func failure(_ problem: String, _ underlying: (any Error)? = nil) -> APIError {
-            .encodingFailed(reason: "file part \(name) \(problem)", underlying: underlying)
+            .encodingFailed(reason: "\(role) \(name) \(problem)", underlying: underlying)
         }
         guard url.isFileURL, let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         else { throw failure("does not exist") }

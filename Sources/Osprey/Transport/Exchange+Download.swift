@@ -1,0 +1,36 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Bodies that go to a ``DownloadSink`` instead of memory.
+extension Exchange {
+    /// Whether the exchange will follow this response to another hop (its body is not the
+    /// answer: it is neither reported as progress nor written to a download).
+    func willFollow(_ response: HTTPURLResponse) -> Bool {
+        guard case .follow = original.redirectPolicy else { return false }
+        return [301, 302, 303, 307, 308].contains(response.statusCode)
+            && response.value(forHTTPHeaderField: "Location") != nil
+    }
+
+    /// Offers the final response to the sink; true when that ended the exchange.
+    func beginSink(_ sink: any DownloadSink, for response: HTTPURLResponse) -> Bool {
+        do {
+            let accepted = try sink.begin(response)
+            let stillRunning = state.withLock { state -> Bool in
+                state.sinkBegun = true
+                state.sinking = accepted
+                return !state.isFinished
+            }
+            // Cancelled while the sink was opening: nothing else will abandon it.
+            if !stillRunning { sink.abandon() }
+            return !stillRunning
+        } catch {
+            fail { context in
+                error as? APIError ?? .transport(underlying: error, context: context)
+            }
+            return true
+        }
+    }
+}

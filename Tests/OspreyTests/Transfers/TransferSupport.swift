@@ -1,0 +1,70 @@
+import Foundation
+import Osprey
+import OspreyTesting
+
+/// `count` bytes that differ from one offset to the next (so a misplaced range shows).
+func patternedData(count: Int, seed: UInt64 = 1) -> Data {
+    var state = seed
+    var bytes = [UInt8](repeating: 0, count: count)
+    for index in 0..<count {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
+    }
+    return Data(bytes)
+}
+
+/// A fresh folder for one test's files; remove it with `cleanUp()`.
+struct ScratchFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// The names in the folder, hidden ones included, sorted.
+    var contents: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Collects progress reports, in the order they were delivered.
+final class ProgressLog: Sendable {
+    private let reports = Locked<[TransferProgress]>([])
+    private let waiters = Locked<[(Int64, CheckedContinuation<Void, Never>)]>([])
+
+    var all: [TransferProgress] { reports.withLock { $0 } }
+
+    func append(_ report: TransferProgress) {
+        reports.withLock { $0.append(report) }
+        let ready = waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+            let ready = waiters.filter { $0.0 <= report.completedBytes }.map(\.1)
+            waiters.removeAll { $0.0 <= report.completedBytes }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns once a report with at least `bytes` completed has been delivered.
+    func waitFor(completedBytes bytes: Int64) async {
+        await withCheckedContinuation { continuation in
+            let already = reports.withLock { $0.contains { $0.completedBytes >= bytes } }
+            if already { return continuation.resume() }
+            waiters.withLock { $0.append((bytes, continuation)) }
+            // A report may have landed between the check and the registration.
+            if reports.withLock({ $0.contains { $0.completedBytes >= bytes } }) {
+                let mine = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
+                    guard let index = waiters.firstIndex(where: { $0.0 == bytes }) else { return nil }
+                    return waiters.remove(at: index).1
+                }
+                mine?.resume()
+            }
+        }
+    }
+}
