@@ -34,11 +34,15 @@ import Testing
             return (process.terminationStatus, String(decoding: data, as: UTF8.self), file.path)
         }
 
-        @Test("a good declaration typechecks")
+        @Test("a good declaration typechecks, even beside types named like Osprey's")
         func good() throws {
             let result = try Self.typecheck(
                 """
                 import Osprey
+                struct Provider {}
+                struct Response {}
+                struct Promise {}
+                struct JSONParser {}
                 struct User: Decodable, Sendable {}
                 @API @Mock
                 protocol Users {

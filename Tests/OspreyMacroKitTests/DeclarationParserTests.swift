@@ -94,7 +94,7 @@ struct DeclarationParserTests {
         #expect(result.isVoid)
 
         let c = declaration.functions[2]
-        #expect(c.returnType?.argument(ofGeneric: "Promise", module: "Promises")?.text == "Data?")
+        #expect(c.returnType?.argument(ofGeneric: "Promise", modules: ["Promises"])?.text == "Data?")
         #expect(c.parameters[0].type.text == "some Encodable & Sendable")
         #expect(declaration.functions[3].throwsClause == "throws(any Error)")
     }
@@ -132,9 +132,18 @@ struct DeclarationParserTests {
             ("@API struct P {}", "can only be attached to a protocol", "struct"),
             ("@API protocol P { @GET(\"/\") func f() async throws { } }", "has no body", "{"),
             ("@API protocol P { #if X\n func f() }", "'#if' without '#endif'", "#if"),
+            (
+                "@API protocol P {\n @GET(\"/a\")\n #if DEBUG\n @Headers([:])\n #endif\n func a() async throws\n}",
+                "'#if' between a requirement's attributes is not supported", "#if"
+            ),
+            (
+                "@API protocol P {\n @GET(\"/a\") func a() async throws\n var b: Int { get }\n}",
+                "'var' requirements are not supported", "var"
+            ),
         ])
     func unsupportedMembers(source: String, message: String, at token: String) {
         let (_, diagnostics) = DeclarationParser.parseProtocol(source)
+        #expect(diagnostics.count == 1, "\(diagnostics)")
         let diagnostic = diagnostics.first { $0.message.contains(message) }
         #expect(diagnostic != nil, "\(diagnostics)")
         let bytes = Array(source.utf8)

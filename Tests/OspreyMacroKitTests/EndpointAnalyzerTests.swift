@@ -49,6 +49,7 @@ struct EndpointAnalyzerTests {
                 [.part(key: "file"), .part(key: "other")]
             ),
             (#"@GET("/u") func f(callback: @escaping (Result<User, Error>) -> Void)"#, [.callback]),
+            (#"@Multipart @GET("/u") func f(page: Int) async throws"#, [.query(key: "page")]),
         ])
     func parameterRoles(member: String, expected: [ParameterRole]) {
         #expect(roles(member) == expected)
@@ -151,9 +152,14 @@ struct EndpointAnalyzerTests {
             ),
             (
                 #"@GET("/u") func f(a: (Int) -> Void, b: Int) async throws"#,
-                "a closure parameter must be the last one", "a: (Int) -> Void"
+                "a closure parameter can only be a completion handler", "a: (Int) -> Void"
             ),
             (#"@GET("/u") static func f() async throws"#, "'static' requirements are not supported", "func"),
+            (
+                #"@GET("/u/:id") func f(id: UUID?) async throws"#, "the path value 'id' cannot be optional",
+                "UUID?"
+            ),
+            (#"@GET("/u") func f(_: Int) async throws"#, "give this parameter a name", "_: Int"),
         ])
     func mistakes(member: String, message: String, place: String) {
         let (endpoint, diagnostics, source) = analyze(member)

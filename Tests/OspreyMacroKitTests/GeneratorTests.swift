@@ -32,18 +32,18 @@ struct GeneratorTests {
                     __request.keyMapping = .snakeCase
                     __request.bodyEncoding = .urlForm
                     __request.addHeaders(["Cache-Control": "no-cache"])
-                    __request.addParameter("id", value: id)
-                    __request.addField("name", value: name)
-                    __request.addHeader("Custom-Header", value: customHeader)
-                    __request.addQuery("page", value: page)
-                    let __promise: Promise<Todo> = self.request(__request)
+                    __request.addParameter("id", value: `id`)
+                    __request.addField("name", value: `name`)
+                    __request.addHeader("Custom-Header", value: `customHeader`)
+                    __request.addQuery("page", value: `page`)
+                    let __promise: Osprey.Promise<Todo> = self.request(__request)
                     return try await __promise.value
                 }
             """
         #expect(source.contains(expected), "\(source)")
-        #expect(source.contains("final class TodosAPI: AbstractAPI, Todos, @unchecked Sendable {"))
+        #expect(source.contains("final class TodosAPI: Osprey.AbstractAPI, Todos, @unchecked Sendable {"))
         // The protocol's key mapping also sets up the default parser.
-        #expect(source.contains("responseParser ?? JSONParser(keyMapping: .snakeCase)"))
+        #expect(source.contains("responseParser ?? Osprey.JSONParser(keyMapping: .snakeCase)"))
     }
 
     @Test("a function's key mapping and decoder decode its responses; a decoder given after a mapping wins")
@@ -60,7 +60,7 @@ struct GeneratorTests {
         let lines = source.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
         let mapping = try #require(
             lines.firstIndex {
-                $0 == "__request.responseDecoder = JSONParser(keyMapping: .snakeCase).decoder"
+                $0 == "__request.responseDecoder = Osprey.JSONParser(keyMapping: .snakeCase).decoder"
             })
         let decoder = try #require(lines.firstIndex { $0 == "__request.responseDecoder = .custom" })
         #expect(mapping < decoder)
@@ -75,8 +75,35 @@ struct GeneratorTests {
                 expand("APIMacro", "@API \(level)protocol P { @GET(\"/\") func f() async throws }").source)
             #expect(source.contains("\n\(type)final class PAPI"), "\(source)")
             #expect(source.contains("\n    \(member)func f() async throws {"), "\(source)")
-            #expect(source.contains("\n    \(member)init(provider: Provider"), "\(source)")
+            #expect(source.contains("\n    \(member)init(provider: Osprey.Provider"), "\(source)")
         }
+    }
+
+    @Test("other attributes and nonisolated are copied onto the generated members; names are backticked")
+    func copiedAttributes() throws {
+        let source = #"""
+            @API @Mock protocol P {
+                @available(macOS 12, *) @MainActor
+                @GET("/s") nonisolated func search(for: String) async throws -> [String]
+            }
+            """#
+        for macro in ["APIMacro", "MockMacro"] {
+            let expansion = try #require(expand(macro, source).source)
+            #expect(
+                expansion.contains("@available(macOS 12, *) @MainActor nonisolated func search(for: String)"),
+                "\(expansion)")
+            #expect(!expansion.contains("@GET"))
+            #expect(expansion.contains("`for`"))
+        }
+    }
+
+    @Test("with @API and @Mock on one protocol, a mistake is reported once")
+    func reportedOnce() {
+        let source = #"@API @Mock protocol P { @GET("/u") func f() -> Int }"#
+        #expect(expand("APIMacro", source).diagnostics.count == 1)
+        let mock = expand("MockMacro", source)
+        #expect(mock.diagnostics.isEmpty)
+        #expect(mock.source == "")
     }
 
     @Test("#if blocks are kept around the members they hold")

@@ -45,6 +45,27 @@ struct RobustnessTests {
         }
     }
 
+    @Test("deep nesting is refused with a diagnostic, never a stack overflow")
+    func deepNesting() {
+        let depth = 20_000
+        let nestedType = String(repeating: "(", count: depth) + "Int" + String(repeating: ")", count: depth)
+        let nestedArguments = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        var nestedString = "x"
+        for _ in 0..<200 { nestedString = #""\("# + nestedString + #")""# }
+        let sources = [
+            "@API protocol P { @GET(\"/\") func f(a: \(nestedType)) async throws }",
+            "@API protocol P { @Headers(\(nestedArguments)) @GET(\"/\") func f() async throws }",
+            "@API protocol P { @GET(\(nestedString)) func f() async throws }",
+            "@API protocol P { @GET(\"/\") func f() async throws -> \(String(repeating: "[", count: depth)) }",
+        ]
+        for source in sources {
+            check(source)
+        }
+        let deepType = MacroExpander.expand(
+            .init(macro: "APIMacro", role: "peer", attribute: "@API", declaration: sources[0]))
+        #expect(deepType.diagnostics.contains { $0.message.contains("nested too deeply") })
+    }
+
     private func check(_ source: String) {
         let count = source.utf8.count
         for macro in ["APIMacro", "MockMacro"] {

@@ -57,10 +57,31 @@ extension AbstractAPI {
         }
     }
 
+    /// Sends `builder`'s request and returns the body as text, or nil when it is empty.
+    public func request(_ builder: RequestBuilder) -> Promise<String?> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            exchange.data.isEmpty ? nil : try Self.text(of: exchange)
+        }
+    }
+
     /// Sends `builder`'s request and returns the response: status, headers, body.
     public func request(_ builder: RequestBuilder) -> Promise<Response> {
         perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
             Response(exchange)
+        }
+    }
+
+    /// Sends `builder`'s request and returns the raw body with the response.
+    public func request(_ builder: RequestBuilder) -> Promise<(Data, Response)> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            (exchange.data, Response(exchange))
+        }
+    }
+
+    /// Sends `builder`'s request and returns the body as text with the response.
+    public func request(_ builder: RequestBuilder) -> Promise<(String, Response)> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+            (try Self.text(of: exchange), Response(exchange))
         }
     }
 

@@ -43,50 +43,75 @@ extension RequestBuilder {
         if !queries.isEmpty {
             try draft.appendQuery(Self.dictionary(queries), encoding: encoding)
         }
-        switch content {
-        case .none:
-            return
-        case .parts(let parts):
-            guard case .multipart(let boundary) = bodyEncoding.kind else {
-                throw APIError.encodingFailed(
-                    reason: "parts need a multipart body (@Multipart)", underlying: nil)
-            }
-            draft.encoding = encoding
-            try MultipartParameters(parts: parts, boundary: boundary).encode(into: &draft)
-        case .fields(let fields):
-            try encodeBody(fields: fields, value: nil, into: &draft, encoding: encoding)
-        case .value(let value):
-            try encodeBody(fields: nil, value: value, into: &draft, encoding: encoding)
-        }
-    }
-
-    /// Writes fields (as one object) or a whole value in the body encoding.
-    private func encodeBody(
-        fields: [(key: String, value: any Encodable & Sendable)]?, value: (any Encodable & Sendable)?,
-        into draft: inout RequestDraft, encoding: ParameterEncoding
-    ) throws {
+        guard body != nil || !fields.isEmpty || !parts.isEmpty else { return }
         switch bodyEncoding.kind {
         case .json(let custom):
-            // The default encoder maps keys itself; an encoder of your own gets mapped field names.
-            let encoder = custom ?? JSONParameters.makeEncoder(keyMapping: encoding.keyMapping)
-            let body: any Encodable =
-                value ?? FieldList(fields: fields ?? [], keyMapping: custom == nil ? nil : keyMapping)
-            do {
-                draft.setBody(try encoder.encode(body), contentType: "application/json")
-            } catch {
-                throw APIError.encodingFailed(reason: "could not encode the body as JSON", underlying: error)
-            }
+            guard parts.isEmpty else { throw Self.partsNeedMultipart }
+            draft.setBody(
+                try jsonBody(encoder: custom, keyMapping: encoding.keyMapping),
+                contentType: "application/json")
         case .urlForm(let custom):
+            guard parts.isEmpty else { throw Self.partsNeedMultipart }
             var formEncoding = custom ?? encoding
             if let keyMapping { formEncoding.keyMapping = keyMapping }
-            let dictionary = try fields.map(Self.dictionary) ?? FormValues.dictionary(encoding: value!)
+            var dictionary = try body.map(FormValues.dictionary(encoding:)) ?? [:]
+            dictionary.merge(Self.dictionary(fields)) { _, field in field }
             let form = try FormEncoder(encoding: formEncoding).encode(dictionary)
             draft.setBody(Data(form.utf8), contentType: "application/x-www-form-urlencoded")
         case .multipart(let boundary):
+            let named = parts.map { named -> Part in
+                var part = named.part
+                if named.isNamedByKey { part.name = encoding.keyMapping.map(part.name) }
+                return part
+            }
             draft.encoding = encoding
-            let body: any Encodable & Sendable = value ?? FieldList(fields: fields ?? [], keyMapping: nil)
-            try MultipartParameters(body, boundary: boundary).encode(into: &draft)
+            if let body, !fields.isEmpty { try MergedBody.checkObject(body) }
+            let textFields: (any Encodable & Sendable)? =
+                fields.isEmpty
+                ? body : MergedBody(body: body, fields: FieldList(fields: fields, keyMapping: nil))
+            let multipart =
+                textFields.map { MultipartParameters($0, parts: named, boundary: boundary) }
+                ?? MultipartParameters(parts: named, boundary: boundary)
+            try multipart.encode(into: &draft)
         }
+    }
+
+    private static let partsNeedMultipart = APIError.encodingFailed(
+        reason: "parts need a multipart body (@Multipart)", underlying: nil)
+
+    /// The JSON body: the whole body, the fields, or the body with the fields merged into it.
+    /// An encoder of your own gets the key mapping when one is set (as a copy: yours is not
+    /// changed).
+    private func jsonBody(encoder custom: JSONEncoder?, keyMapping mapping: KeyMapping) throws -> Data {
+        let encoder: JSONEncoder
+        if let custom {
+            encoder = keyMapping.map { Self.copy(custom, keyMapping: $0) } ?? custom
+        } else {
+            encoder = JSONParameters.makeEncoder(keyMapping: mapping)
+        }
+        do {
+            let fieldList = FieldList(fields: fields, keyMapping: nil)
+            guard let body else { return try encoder.encode(fieldList) }
+            guard !fields.isEmpty else { return try encoder.encode(body) }
+            try MergedBody.checkObject(body)
+            return try encoder.encode(MergedBody(body: body, fields: fieldList))
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.encodingFailed(reason: "could not encode the body as JSON", underlying: error)
+        }
+    }
+
+    /// `encoder` with another key strategy; everything else the same.
+    private static func copy(_ encoder: JSONEncoder, keyMapping: KeyMapping) -> JSONEncoder {
+        let copy = JSONEncoder()
+        copy.outputFormatting = encoder.outputFormatting
+        copy.dateEncodingStrategy = encoder.dateEncodingStrategy
+        copy.dataEncodingStrategy = encoder.dataEncodingStrategy
+        copy.nonConformingFloatEncodingStrategy = encoder.nonConformingFloatEncodingStrategy
+        copy.userInfo = encoder.userInfo
+        copy.keyEncodingStrategy = keyMapping.encodingStrategy
+        return copy
     }
 
     /// Items as a dictionary (a later value for the same key wins, as in a form).
@@ -96,6 +121,32 @@ extension RequestBuilder {
         var dictionary: [String: any Sendable] = [:]
         for (key, value) in items { dictionary[key] = value }
         return dictionary
+    }
+}
+
+/// A whole body with fields added beside it (by a provider's modifier, say): one object, the
+/// body's keys then the fields (a field wins over a body key of the same name).
+struct MergedBody: Encodable, Sendable {
+    let body: (any Encodable & Sendable)?
+    let fields: FieldList
+
+    /// Fields can only join a body that is an object.
+    /// - Throws: ``APIError/encodingFailed(reason:underlying:)`` otherwise.
+    static func checkObject(_ body: any Encodable) throws {
+        let data = try JSONEncoder().encode(body)
+        guard data.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else {
+            throw APIError.encodingFailed(
+                reason: "fields cannot be added to a body of type \(type(of: body)), which is not an object",
+                underlying: nil)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        if let body {
+            // The body writes its keys into the same keyed container the fields go to.
+            try body.encode(to: encoder)
+        }
+        try fields.encode(to: encoder)
     }
 }
 

@@ -11,12 +11,10 @@ import Foundation
 ///     }
 /// ```
 public struct RequestBuilder: Sendable {
-    /// What the body is made of.
-    enum Content: Sendable {
-        case none
-        case fields([(key: String, value: any Encodable & Sendable)])
-        case value(any Encodable & Sendable)
-        case parts([Part])
+    /// A multipart part, and whether its name is a key (mapped like field keys).
+    struct NamedPart: Sendable {
+        var part: Part
+        var isNamedByKey: Bool
     }
 
     /// The base URL the path is joined to.
@@ -37,7 +35,12 @@ public struct RequestBuilder: Sendable {
     public var keyMapping: KeyMapping?
     /// Decodes this request's successful responses instead of the API's parser, when set.
     public var responseDecoder: JSONDecoder?
-    var content = Content.none
+    /// Body fields, in order.
+    var fields: [(key: String, value: any Encodable & Sendable)] = []
+    /// The whole body, when set; fields added beside it are merged into it.
+    var body: (any Encodable & Sendable)?
+    /// Multipart parts, in order.
+    var parts: [NamedPart] = []
     let modifiers: [any RequestModifier]
 
     /// A builder for `method` and `path` on `baseURL`.
@@ -76,10 +79,24 @@ public struct RequestBuilder: Sendable {
         queries.append((key, value))
     }
 
-    /// Adds a header; nil adds nothing.
+    /// Sets a header (replacing one set before, by an attribute say); nil sets nothing.
+    @_disfavoredOverload
     public mutating func addHeader<Value: CustomStringConvertible>(_ name: String, value: Value?) {
         guard let value else { return }
-        headers.add(name: name, value: value.description)
+        headers[name] = value.description
+    }
+
+    /// Sets a header from a raw-value type, such as a `String` enum; nil sets nothing.
+    public mutating func addHeader<Value: RawRepresentable>(_ name: String, value: Value?)
+    where Value.RawValue: CustomStringConvertible {
+        guard let value else { return }
+        headers[name] = value.rawValue.description
+    }
+
+    /// Sets a header to a list of values, joined with `, ` (RFC 9110 §5.3); nil sets nothing.
+    public mutating func addHeader<Element: CustomStringConvertible>(_ name: String, value: [Element]?) {
+        guard let value else { return }
+        headers[name] = value.map(\.description).joined(separator: ", ")
     }
 
     /// Adds headers (a later value for the same name replaces an earlier one).
@@ -92,29 +109,25 @@ public struct RequestBuilder: Sendable {
         headers["Authorization"] = authorization.value
     }
 
-    /// Adds a body field; nil adds nothing. A body set with ``setBody(_:)`` is replaced.
+    /// Adds a body field; nil adds nothing. Beside a whole body (``setBody(_:)``), fields are
+    /// merged into it (it must encode as an object); in a multipart body they are text parts.
     public mutating func addField<Value: Encodable & Sendable>(_ key: String, value: Value?) {
         guard let value else { return }
-        if case .fields(let fields) = content {
-            content = .fields(fields + [(key, value)])
-        } else {
-            content = .fields([(key, value)])
-        }
+        fields.append((key, value))
     }
 
-    /// Adds a multipart part, named `key` unless the part has a name; nil adds nothing.
+    /// Adds a multipart part, named `key` (mapped like field keys) unless the part has a name of
+    /// its own; nil adds nothing.
     public mutating func addPart(_ key: String, _ part: Part?) {
         guard var part else { return }
-        if part.name.isEmpty { part.name = key }
-        if case .parts(let parts) = content {
-            content = .parts(parts + [part])
-        } else {
-            content = .parts([part])
-        }
+        let isNamedByKey = part.name.isEmpty
+        if isNamedByKey { part.name = key }
+        parts.append(NamedPart(part: part, isNamedByKey: isNamedByKey))
     }
 
-    /// Sets the whole body, replacing any fields.
-    public mutating func setBody(_ value: some Encodable & Sendable) {
-        content = .value(value)
+    /// Sets the whole body; nil sets none.
+    public mutating func setBody<Value: Encodable & Sendable>(_ value: Value?) {
+        guard let value else { return }
+        body = value
     }
 }

@@ -14,8 +14,24 @@ extension EndpointAnalyzer {
         if case .function = type.withoutAttributes.shape {
             diagnostics.append(
                 MacroDiagnostic(
-                    "a closure parameter must be the last one, a completion handler taking Result<T, Error> or Response",
+                    "a closure parameter can only be a completion handler taking Result<T, Error> or Response: "
+                        + "the last parameter of a requirement that is not async and returns nothing",
                     at: parameter.range))
+            return nil
+        }
+        if parameter.name == "_" {
+            diagnostics.append(
+                MacroDiagnostic(
+                    "give this parameter a name: @API uses it as the key", at: parameter.range,
+                    fixIts: [
+                        .init(
+                            "name it",
+                            changes: [
+                                .init(
+                                    range: parameter.range.lowerBound..<(parameter.range.lowerBound + 1),
+                                    newText: "_ value")
+                            ])
+                    ]))
             return nil
         }
         if type.argument(ofGeneric: "Query") != nil { return .query(key: parameter.key) }
@@ -24,10 +40,19 @@ extension EndpointAnalyzer {
             return isMultipart ? .part(key: parameter.key) : .field(key: parameter.key)
         }
         if type.argument(ofGeneric: "Body") != nil { return .body }
-        if type.argument(ofGeneric: "Path") != nil { return .path(key: parameter.key) }
-        if template.names.contains(parameter.key) { return .path(key: parameter.key) }
-        if isMultipart { return .part(key: parameter.key) }
-        return queryMethods.contains(method) ? .query(key: parameter.key) : .field(key: parameter.key)
+        if type.argument(ofGeneric: "Path") != nil || template.names.contains(parameter.key) {
+            let value = type.argument(ofGeneric: "Path") ?? type.withoutAttributes
+            if value.optionalWrapped != nil {
+                diagnostics.append(
+                    MacroDiagnostic(
+                        "the path value '\(parameter.key)' cannot be optional: a path needs every segment",
+                        at: parameter.type.range))
+                return nil
+            }
+            return .path(key: parameter.key)
+        }
+        if queryMethods.contains(method) { return .query(key: parameter.key) }
+        return isMultipart ? .part(key: parameter.key) : .field(key: parameter.key)
     }
 
     /// Every placeholder has a path parameter, and every `Path<T>` a placeholder.

@@ -25,7 +25,9 @@ enum ResultAnalyzer {
                         at: function.funcKeywordRange))
                 return (nil, nil)
             }
-            if let returnType, returnType.argument(ofGeneric: "Promise", module: "Promises") != nil {
+            if let returnType,
+                returnType.argument(ofGeneric: "Promise", modules: ["Promises", "Osprey"]) != nil
+            {
                 diagnostics.append(
                     MacroDiagnostic(
                         "return either a Promise or 'async throws', not both", at: returnType.range))
@@ -33,7 +35,9 @@ enum ResultAnalyzer {
             }
             return (.async(returnType), nil)
         }
-        if let returnType, let value = returnType.argument(ofGeneric: "Promise", module: "Promises") {
+        if let returnType,
+            let value = returnType.argument(ofGeneric: "Promise", modules: ["Promises", "Osprey"])
+        {
             return (.promise(value), nil)
         }
         if returnType == nil, let last = function.parameters.last, let callback = callback(last.type) {

@@ -43,6 +43,10 @@ public enum MacroExpander {
             if request.macro == "MockMacro" {
                 let (mock, diagnostics) = MockGenerator.generate(for: declaration)
                 let all = parseDiagnostics + diagnostics
+                // With @API on the same protocol, its expansion reports the same mistakes: once is enough.
+                if declaration.attributes.contains(where: { $0.name == "API" }) {
+                    return Expansion(source: all.containsError ? "" : mock, diagnostics: [])
+                }
                 return Expansion(source: all.containsError ? nil : mock, diagnostics: all)
             }
             let (api, diagnostics) = APIGenerator.generate(for: declaration)

@@ -18,12 +18,12 @@ public enum APIGenerator {
             "/// The `\(declaration.name)` client that `@API` generates: each method sends its request")
         writer.line("/// through Osprey's pipeline (adapters, retries, monitors, redirects, timeouts).")
         writer.block(
-            "\(access.type)final class \(declaration.name)API: AbstractAPI, \(declaration.name), @unchecked Sendable {"
+            "\(access.type)final class \(declaration.name)API: Osprey.AbstractAPI, \(declaration.name), @unchecked Sendable {"
         ) { body in
             body.line("// @unchecked: `provider` is immutable; AbstractAPI guards its own state.")
             body.line("")
             body.line("/// The base URL, configuration, transport, request modifiers and interceptors.")
-            body.line("\(access.member)let provider: Provider")
+            body.line("\(access.member)let provider: Osprey.Provider")
             body.line("")
             writeInitialisers(&body, access: access.member, defaultParser: defaultParser(protocolSettings))
             body.members(declaration.members) { writer, function in
@@ -43,12 +43,12 @@ public enum APIGenerator {
     /// `@KeyMapping`, else `JSONParser()`.
     private static func defaultParser(_ settings: [Setting]) -> String {
         for setting in settings.reversed() {
-            if case .json(_, let decoder?) = setting { return "JSONParser(decoder: \(decoder))" }
+            if case .json(_, let decoder?) = setting { return "Osprey.JSONParser(decoder: \(decoder))" }
         }
         for setting in settings.reversed() {
-            if case .keyMapping(let mapping) = setting { return "JSONParser(keyMapping: \(mapping))" }
+            if case .keyMapping(let mapping) = setting { return "Osprey.JSONParser(keyMapping: \(mapping))" }
         }
-        return "JSONParser()"
+        return "Osprey.JSONParser()"
     }
 
     private static func writeInitialisers(_ writer: inout SourceWriter, access: String, defaultParser: String)
@@ -60,7 +60,9 @@ public enum APIGenerator {
         writer.line(
             "///   - responseParser: Decodes bodies; a `JSONParser` set up by the protocol's attributes")
         writer.line("///     when nil.")
-        writer.block("\(access)init(provider: Provider, responseParser: (any ResponseParser)? = nil) {") {
+        writer.block(
+            "\(access)init(provider: Osprey.Provider, responseParser: (any Osprey.ResponseParser)? = nil) {"
+        ) {
             body in
             body.line("self.provider = provider")
             body.line("super.init(")
@@ -79,13 +81,13 @@ public enum APIGenerator {
         writer.line("///   - configuration: Default headers, timeouts, limits, adapters, retries, monitors.")
         writer.line("\(access)convenience init(")
         writer.line("    baseURL: String,")
-        writer.line("    responseParser: (any ResponseParser)? = nil,")
-        writer.line("    transport: (any HTTPTransport)? = nil,")
-        writer.line("    configuration: APIConfiguration = APIConfiguration()")
+        writer.line("    responseParser: (any Osprey.ResponseParser)? = nil,")
+        writer.line("    transport: (any Osprey.HTTPTransport)? = nil,")
+        writer.line("    configuration: Osprey.APIConfiguration = Osprey.APIConfiguration()")
         writer.block(") {") { body in
             body.line("self.init(")
             body.line(
-                "    provider: Provider(baseURL: baseURL, transport: transport, configuration: configuration),"
+                "    provider: Osprey.Provider(baseURL: baseURL, transport: transport, configuration: configuration),"
             )
             body.line("    responseParser: responseParser")
             body.line(")")
@@ -93,7 +95,9 @@ public enum APIGenerator {
     }
 
     private static func writeMethod(_ writer: inout SourceWriter, _ endpoint: Endpoint, access: String) {
-        writer.block("\(access)\(endpoint.function.signature) {") { body in
+        writer.block(
+            "\(GeneratedNames.prefix(of: endpoint.function, access: access))\(endpoint.function.signature) {"
+        ) { body in
             let statements = settingStatements(endpoint) + argumentStatements(endpoint)
             body.line(
                 "\(statements.isEmpty ? "let" : "var") __request = self.provider.makeRequest("
@@ -101,24 +105,34 @@ public enum APIGenerator {
             for statement in statements { body.line("__request." + statement) }
             switch endpoint.result {
             case .async(let type):
-                body.line("let __promise: Promise<\(type?.text ?? "Void")> = self.request(__request)")
+                body.line("let __promise: \(promiseType(type)) = self.request(__request)")
                 body.line(type == nil ? "try await __promise.value" : "return try await __promise.value")
             case .promise(let value):
-                body.line("let __promise: Promise<\(value.text)> = self.request(__request)")
-                body.line("return __promise")
+                body.line("let __promise: \(promiseType(value)) = self.request(__request)")
+                // A labelled tuple is the same value with names: converted on the way out.
+                body.line(value.hasLabelledElements ? "return __promise.then { $0 }" : "return __promise")
             case .callback(let parameter, let value, let isResponse):
-                body.line(
-                    "let __promise: Promise<\(isResponse ? "Response" : value?.text ?? "Void")> = self.request(__request)"
-                )
+                let type = isResponse ? "Osprey.Promise<Osprey.Response>" : promiseType(value)
+                body.line("let __promise: \(type) = self.request(__request)")
                 body.line("__promise.deliver(to: \(parameter))")
             }
         }
     }
 
+    /// The promise the request is sent as: `Promise<T>`, with a tuple's labels dropped (the
+    /// requests Osprey offers are for `(T, Response)`) and `sending` left out.
+    private static func promiseType(_ type: TypeSyntax?) -> String {
+        guard let type = type?.withoutAttributes else { return "Osprey.Promise<Void>" }
+        if case .tuple(let elements) = type.shape, elements.count > 1 {
+            return "Osprey.Promise<(\(elements.map(\.type.text).joined(separator: ", ")))>"
+        }
+        return "Osprey.Promise<\(type.text)>"
+    }
+
     /// What each argument adds to the request.
     private static func argumentStatements(_ endpoint: Endpoint) -> [String] {
         endpoint.parameters.compactMap { parameter, role in
-            let name = parameter.name
+            let name = GeneratedNames.reference(parameter)
             switch role {
             case .path(let key): return "addParameter(\(SourceWriter.literal(key)), value: \(name))"
             case .query(let key): return "addQuery(\(SourceWriter.literal(key)), value: \(name))"
@@ -159,7 +173,8 @@ public enum APIGenerator {
         case .keyMapping(let mapping):
             guard decodes else { return ["keyMapping = \(mapping)"] }
             return [
-                "keyMapping = \(mapping)", "responseDecoder = JSONParser(keyMapping: \(mapping)).decoder",
+                "keyMapping = \(mapping)",
+                "responseDecoder = Osprey.JSONParser(keyMapping: \(mapping)).decoder",
             ]
         }
     }

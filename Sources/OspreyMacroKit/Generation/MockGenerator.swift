@@ -8,9 +8,19 @@ public enum MockGenerator {
         var styles: [Int: (ResultStyle, Int?)] = [:]
         for function in declaration.functions {
             var found: [MacroDiagnostic] = []
+            for modifier in function.modifiers where ["static", "class", "mutating"].contains(modifier) {
+                found.append(
+                    MacroDiagnostic(
+                        "'\(modifier)' requirements are not supported by @Mock", at: function.funcKeywordRange
+                    ))
+            }
+            for parameter in function.parameters where parameter.name == "_" {
+                found.append(
+                    MacroDiagnostic("give this parameter a name: @Mock passes it on", at: parameter.range))
+            }
             let (style, callbackIndex) = ResultAnalyzer.analyze(function, into: &found)
             diagnostics += found
-            if let style { styles[function.range.lowerBound] = (style, callbackIndex) }
+            if let style, !found.containsError { styles[function.range.lowerBound] = (style, callbackIndex) }
         }
         let access = AccessLevels(declaration.accessLevel)
         var writer = SourceWriter()
@@ -24,7 +34,7 @@ public enum MockGenerator {
             body.line("// @unchecked: the handlers live in `mocks`, which locks them.")
             body.line("")
             body.line("/// The handlers set so far.")
-            body.line("\(access.member)let mocks = MockRegistry()")
+            body.line("\(access.member)let mocks = Osprey.MockRegistry()")
             body.line("")
             body.line("/// Creates a mock with no handlers.")
             body.line("\(access.member)init() {}")
@@ -52,13 +62,14 @@ public enum MockGenerator {
         -> String
     {
         let arguments = function.parameters.enumerated().filter { $0.offset != callbackIndex }.map {
-            $0.element.type.withoutAttributes.text
+            $0.element.type.asHandlerParameter
         }
         let result: String
         switch style {
         case .async(let type): result = type?.text ?? "Void"
         case .promise(let value): result = value.text
-        case .callback(_, let value, let isResponse): result = isResponse ? "Response" : value?.text ?? "Void"
+        case .callback(_, let value, let isResponse):
+            result = isResponse ? "Osprey.Response" : value?.text ?? "Void"
         }
         return "(\(arguments.joined(separator: ", "))) async throws -> \(result)"
     }
@@ -69,13 +80,14 @@ public enum MockGenerator {
         access: String
     ) {
         let type = handlerType(function, style: style, callbackIndex: callbackIndex)
-        let arguments = function.parameters.enumerated().filter { $0.offset != callbackIndex }.map(
-            \.element.name
-        )
+        let arguments = function.parameters.enumerated().filter { $0.offset != callbackIndex }.map {
+            GeneratedNames.reference($0.element)
+        }
         .joined(separator: ", ")
         let lookup =
             "let __handler: \(type) = try self.mocks.handler(for: \(SourceWriter.literal(requirementName(function))))"
-        writer.block("\(access)\(function.signature) {") { body in
+        writer.block("\(GeneratedNames.prefix(of: function, access: access))\(function.signature) {") {
+            body in
             switch style {
             case .async(let result):
                 body.line(lookup)

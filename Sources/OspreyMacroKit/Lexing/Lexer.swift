@@ -8,6 +8,10 @@
 public struct Lexer {
     private let bytes: [UInt8]
     private var index = 0
+    /// How many string literals the scanner is inside (interpolations nest them).
+    private var stringDepth = 0
+    /// Deeper nesting is refused: scanning strings recurses.
+    private static let maximumStringDepth = 64
     private(set) var diagnostics: [MacroDiagnostic] = []
 
     /// Tokenizes `source`.
@@ -147,6 +151,13 @@ public struct Lexer {
     /// Scans a string literal of any form, with interpolations and nested strings inside them.
     private mutating func scanString() {
         let start = index
+        stringDepth += 1
+        defer { stringDepth -= 1 }
+        guard stringDepth <= Self.maximumStringDepth else {
+            while let byte = peek(), byte != UInt8(ascii: "\n") { index += 1 }
+            report("string interpolations nested too deeply", at: start..<index)
+            return
+        }
         var hashes = 0
         while peek() == UInt8(ascii: "#") {
             hashes += 1

@@ -48,6 +48,8 @@ public struct Attribute: Equatable, Sendable {
     public var arguments: [Argument]?
     /// From `@` to the closing parenthesis.
     public var range: Range<Int>
+    /// The attribute as written.
+    public var text: String
     /// Where the name is.
     public var nameRange: Range<Int>
 

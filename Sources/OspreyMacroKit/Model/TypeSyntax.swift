@@ -65,12 +65,12 @@ extension TypeSyntax {
         return self
     }
 
-    /// For `Name<T>` (or `Osprey.Name<T>`) with one argument, that argument.
-    public func argument(ofGeneric name: String, module: String = "Osprey") -> TypeSyntax? {
+    /// For `Name<T>` (or `Module.Name<T>` for one of `modules`) with one argument, that argument.
+    public func argument(ofGeneric name: String, modules: [String] = ["Osprey"]) -> TypeSyntax? {
         guard case .named(let components) = withoutAttributes.shape else { return nil }
         let matches =
             components.count == 1 && components[0].name == name
-            || components.count == 2 && components[0].name == module && components[1].name == name
+            || components.count == 2 && modules.contains(components[0].name) && components[1].name == name
         guard matches, let last = components.last, last.arguments.count == 1 else { return nil }
         return last.arguments[0]
     }
@@ -84,6 +84,26 @@ extension TypeSyntax {
         return names == [name] || (names.count == 2 && names[1] == name && modules.contains(names[0]))
     }
 
+    /// The type as a closure parameter can spell it: `some P` becomes `any P`, `T...` becomes
+    /// `[T]`, and `@escaping`, `sending` and the like are dropped.
+    public var asHandlerParameter: String {
+        let bare = withoutAttributes
+        switch bare.shape {
+        case .variadic(let element): return "[\(element.text)]"
+        case .attributed(_, let specifiers, let inner) where specifiers == ["some"]:
+            return "any \(inner.text)"
+        default: return bare.text
+        }
+    }
+
+    /// Whether this is a tuple with at least one labelled element.
+    public var hasLabelledElements: Bool {
+        if case .tuple(let elements) = withoutAttributes.shape {
+            return elements.contains { $0.label != nil }
+        }
+        return false
+    }
+
     /// Whether this is `Void` or `()`.
     public var isVoid: Bool {
         if case .tuple(let elements) = withoutAttributes.shape { return elements.isEmpty }
@@ -94,7 +114,7 @@ extension TypeSyntax {
     public var optionalWrapped: TypeSyntax? {
         switch withoutAttributes.shape {
         case .optional(let wrapped), .implicitlyUnwrapped(let wrapped): wrapped
-        default: argument(ofGeneric: "Optional", module: "Swift")
+        default: argument(ofGeneric: "Optional", modules: ["Swift"])
         }
     }
 }

@@ -20,9 +20,10 @@ extension DeclarationParser {
             if cursor.current.is("("), !cursor.current.hasLeadingSpace {
                 arguments = parseArguments()
             }
+            let range = cursor.range(from: at)
             attributes.append(
                 Attribute(
-                    name: nameToken.name, arguments: arguments, range: cursor.range(from: at),
+                    name: nameToken.name, arguments: arguments, range: range, text: cursor.text(range),
                     nameRange: nameToken.range))
         }
         return attributes

@@ -93,7 +93,7 @@ extension DeclarationParser {
     /// Whether `token` starts another requirement or closes the protocol or a clause.
     func endsRequirement(_ token: Token) -> Bool {
         if token.kind == .end || token.is("}") || token.is(";") || token.kind == .pound { return true }
-        return token.startsLine && (token.is("@") || token.is("func") || Self.modifiers.contains(token.text))
+        return token.startsLine && (token.is("@") || Self.memberKeywords.contains(token.text))
     }
 
     /// `(label name: Type, _ name: Type, name: Type = default)`.

@@ -4,9 +4,27 @@ extension DeclarationParser {
         "__shared",
     ]
 
+    /// Deeper types than this are refused (the compiler stops at 256 too): the parser recurses.
+    static let maximumTypeDepth = 128
+
     /// A type: attributes and specifiers, then a composition of postfix types.
     mutating func parseType() -> TypeSyntax {
         let first = cursor.current
+        typeDepth += 1
+        defer { typeDepth -= 1 }
+        guard typeDepth <= Self.maximumTypeDepth else {
+            if typeDepth == Self.maximumTypeDepth + 1 {
+                report("this type is nested too deeply", at: first.range)
+            }
+            // Skip the rest of the type: up to what ends a parameter or a requirement.
+            while !cursor.isAtEnd,
+                !endsType(cursor.current) || cursor.current.is(">") || cursor.current.is(")")
+            {
+                if cursor.current.is("}") || cursor.current.kind == .pound { break }
+                cursor.advance()
+            }
+            return make(.named([]), from: first)
+        }
         var attributes: [String] = []
         var specifiers: [String] = []
         while true {
@@ -172,13 +190,13 @@ extension DeclarationParser {
     }
 
     /// Tokens that can never continue a type: where the parser stops after an error.
-    private func endsType(_ token: Token) -> Bool {
+    func endsType(_ token: Token) -> Bool {
         token.kind == .end || token.is(",") || token.is(")") || token.is("]") || token.is(">")
             || token.is("{")
             || token.is("}") || token.is("=") || token.kind == .pound
     }
 
-    private func make(_ shape: TypeSyntax.Shape, from first: Token) -> TypeSyntax {
+    func make(_ shape: TypeSyntax.Shape, from first: Token) -> TypeSyntax {
         let range = cursor.range(from: first)
         return TypeSyntax(shape: shape, text: cursor.text(range), range: range)
     }

@@ -7,6 +7,8 @@
 public struct DeclarationParser {
     var cursor: TokenCursor
     var diagnostics: [MacroDiagnostic]
+    /// How many types the type parser is inside.
+    var typeDepth = 0
 
     /// Parses `source`, which must hold one protocol declaration (with its attributes).
     /// - Returns: The protocol, or nil when the source is not a protocol; and the diagnostics.
@@ -17,6 +19,11 @@ public struct DeclarationParser {
         let declaration = parser.parseProtocol()
         return (declaration, parser.diagnostics)
     }
+
+    /// Words that start a requirement.
+    static let memberKeywords: Set<String> = modifiers.union([
+        "func", "var", "let", "init", "subscript", "associatedtype", "typealias",
+    ])
 
     static let accessLevels: Set<String> = [
         "public", "package", "internal", "fileprivate", "private", "open",
@@ -111,7 +118,14 @@ public struct DeclarationParser {
     /// One requirement. Functions are parsed; anything else is reported and skipped.
     mutating func parseMember() -> FunctionRequirement? {
         let start = cursor.current
-        let attributes = parseAttributes()
+        var attributes = parseAttributes()
+        while cursor.current.kind == .pound, cursor.current.text == "#if" {
+            report(
+                "'#if' between a requirement's attributes is not supported: put the whole requirement in the '#if' block",
+                at: cursor.current.range)
+            skipConditional()
+            attributes += parseAttributes()
+        }
         let modifiers = parseModifiers()
         if cursor.current.is("func") {
             return parseFunction(start: start, attributes: attributes, modifiers: modifiers)
@@ -128,13 +142,23 @@ public struct DeclarationParser {
         return nil
     }
 
+    /// Skips an `#if` block, nested ones included, up to and including its `#endif`.
+    mutating func skipConditional() {
+        var depth = 0
+        repeat {
+            if cursor.current.text == "#if" { depth += 1 }
+            if cursor.current.text == "#endif" { depth -= 1 }
+            cursor.advance()
+        } while depth > 0 && !cursor.isAtEnd
+    }
+
     /// Skips to the token that starts the next requirement (or closes the protocol).
     mutating func skipToNextMember() {
         cursor.advance()
         while !cursor.isAtEnd {
             let token = cursor.current
             if token.is("}") || token.is(";") || token.kind == .pound { return }
-            if token.startsLine, token.is("@") || token.is("func") || Self.modifiers.contains(token.text) {
+            if token.startsLine, token.is("@") || Self.memberKeywords.contains(token.text) {
                 return
             }
             if token.is("(") || token.is("[") || token.is("{") {

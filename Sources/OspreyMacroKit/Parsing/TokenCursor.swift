@@ -54,23 +54,29 @@ struct TokenCursor {
     /// Skips a bracketed group starting at the current `(`, `[`, `{` or `<` (for `<`, only angle
     /// brackets count), up to and including its closing bracket or the end.
     mutating func skipGroup() {
-        let open = current.text
-        let close = ["(": ")", "[": "]", "{": "}", "<": ">"][open] ?? ""
-        guard !close.isEmpty else {
+        let pairs = ["(": ")", "[": "]", "{": "}"]
+        if current.is("<") {
+            var depth = 0
+            repeat {
+                if current.is("<") { depth += 1 }
+                if current.is(">") { depth -= 1 }
+                advance()
+            } while depth > 0 && !isAtEnd
+            return
+        }
+        guard current.kind == .punctuation, pairs[current.text] != nil else {
             advance()
             return
         }
-        var depth = 0
+        // A stack of the closers expected, innermost last: no recursion, whatever the nesting.
+        var expected: [String] = []
         repeat {
-            if current.is(open) {
-                depth += 1
-            } else if current.is(close) {
-                depth -= 1
-            } else if open != "<", ["(", "[", "{"].contains(current.text), current.kind == .punctuation {
-                skipGroup()
-                continue
+            if current.kind == .punctuation, let close = pairs[current.text] {
+                expected.append(close)
+            } else if current.kind == .punctuation, current.text == expected.last {
+                expected.removeLast()
             }
             advance()
-        } while depth > 0 && !isAtEnd
+        } while !expected.isEmpty && !isAtEnd
     }
 }
