@@ -79,7 +79,7 @@ final class ProgressChannel: Sendable {
             if state.latest[direction] == progress { return (nil, [], nil) }
             state.latest[direction] = progress
             let last = state.lastSent[direction] ?? 0
-            guard progress.isComplete || now - last >= Self.interval else {
+            guard progress.isComplete || now >= last + Self.interval else {
                 // Too soon: held, and sent when the interval has passed unless a newer one is.
                 state.held[direction] = progress
                 guard !state.flushScheduled else { return (nil, [], nil) }

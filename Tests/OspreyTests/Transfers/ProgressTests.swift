@@ -1,0 +1,211 @@
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+@Suite("Transfers: progress")
+struct ProgressTests {
+    /// Checks what every sequence of reports of one direction and attempt must satisfy.
+    private func checkShape(_ reports: [TransferProgress], total: Int64?, elapsed: TimeInterval) {
+        #expect(!reports.isEmpty)
+        for (earlier, later) in zip(reports, reports.dropFirst()) {
+            #expect(earlier.completedBytes <= later.completedBytes, "not monotonic: \(earlier) then \(later)")
+        }
+        // About 60 a second, plus the first and the last.
+        #expect(Double(reports.count) <= elapsed * 62 + 3, "\(reports.count) reports in \(elapsed) s")
+        if let total {
+            #expect(reports.last?.completedBytes == total)
+            #expect(reports.last?.expectedBytes == total)
+            #expect(reports.last?.fractionCompleted == 1)
+        }
+    }
+
+    @Test(
+        "a 16 MiB download: monotonic, coalesced, complete; the last report comes before the promise settles")
+    func download() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 16 * 1024 * 1024)
+        // Dripped over about half a second, so that coalescing has something to do.
+        server.route("/big") { _ in
+            LoopbackServer.Response(body: body).dripping(chunkSize: 256 * 1024, every: 0.008)
+        }
+        let api = TestAPI(server)
+        let log = ProgressLog()
+        let settledAfterLast = Locked<Bool?>(nil)
+        let started = Date()
+        let data: Data = try await api.request(route: api.get(endpoint: "/big"))
+            .onProgress { log.append($0) }
+            .onSuccess { _ in settledAfterLast.withLock { $0 = log.all.last?.isComplete } }
+            .value
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(data == body)
+        let reports = log.all
+        #expect(reports.allSatisfy { $0.direction == .download && $0.attempt == 1 })
+        checkShape(reports, total: Int64(body.count), elapsed: elapsed)
+        #expect(reports.count > 3, "expected several reports, got \(reports)")
+        #expect(settledAfterLast.withLock { $0 } == true)
+    }
+
+    @Test("unknown totals (chunked, gzip) report nil expected bytes and still end with every byte")
+    func unknownTotals() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 1024 * 1024)
+        server.route("/chunked") { _ in LoopbackServer.Response(body: body).chunked() }
+        server.route("/gzip") { _ in LoopbackServer.Response(body: body).gzipped() }
+        let api = TestAPI(server)
+        for path in ["/chunked", "/gzip"] {
+            let log = ProgressLog()
+            let data: Data = try await api.request(route: api.get(endpoint: path)).onProgress {
+                log.append($0)
+            }.value
+            #expect(data == body)
+            // `await` resumes as the promise settles; reports run on the response queue, queued before.
+            await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+            let reports = log.all
+            #expect(!reports.isEmpty)
+            #expect(reports.allSatisfy { $0.expectedBytes == nil && $0.fractionCompleted == nil }, "\(path)")
+            #expect(reports.last?.completedBytes == Int64(body.count), "\(path): \(reports)")
+        }
+    }
+
+    @Test("uploads report progress: a file body and a multipart file part, 16 MiB each")
+    func uploads() async throws {
+        let folder = try ScratchFolder()
+        defer { folder.cleanUp() }
+        let file = folder.file("upload.bin")
+        try patternedData(count: 16 * 1024 * 1024).write(to: file)
+        let server = try LoopbackServer(
+            configuration: .init(discardsBodies: true, readRateLimit: 32 * 1024 * 1024))
+        defer { server.stop() }
+        server.route("PUT", "/raw") { _ in LoopbackServer.Response(status: 204) }
+        server.route("POST", "/form") { _ in LoopbackServer.Response(status: 204) }
+        let api = TestAPI(server)
+
+        let rawLog = ProgressLog()
+        let started = Date()
+        try await
+            (api.request(route: api.put(endpoint: "/raw"), parameters: FileParameters(fileURL: file))
+            as Promise<Void>).onProgress { rawLog.append($0) }.value
+        let uploads = rawLog.all.filter { $0.direction == .upload }
+        checkShape(uploads, total: 16 * 1024 * 1024, elapsed: Date().timeIntervalSince(started))
+
+        let formLog = ProgressLog()
+        let formStarted = Date()
+        let multipart = MultipartParameters(parts: [Part(name: "file", fileURL: file)])
+        try await (api.request(route: api.post(endpoint: "/form"), parameters: multipart) as Promise<Void>)
+            .onProgress { formLog.append($0) }.value
+        let formUploads = formLog.all.filter { $0.direction == .upload }
+        let total = try #require(formUploads.last?.expectedBytes)
+        #expect(total > 16 * 1024 * 1024)
+        checkShape(formUploads, total: total, elapsed: Date().timeIntervalSince(formStarted))
+    }
+
+    @Test("reports stop once the promise is cancelled")
+    func stopsOnCancel() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 4 * 1024 * 1024)
+        server.route("/slow") { _ in
+            LoopbackServer.Response(body: body).dripping(chunkSize: 64 * 1024, every: 0.02)
+        }
+        let api = TestAPI(server)
+        let log = ProgressLog()
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/slow"))
+        promise.onProgress { log.append($0) }
+        await log.waitFor(completedBytes: 256 * 1024)
+        promise.cancel()
+        _ = await promise.result
+        // Whatever was queued has run once a block on the response queue has.
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        let count = log.all.count
+        // The server keeps dripping for a while: none of it may be reported.
+        #expect(await server.waitUntilNoOpenConnections())
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        #expect(log.all.count == count)
+        #expect(log.all.last.map { $0.completedBytes < Int64(body.count) } == true)
+    }
+
+    @Test("a retry starts its reports again from zero, marked with its attempt; monitors hear them too")
+    func retry() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 512 * 1024)
+        let attempts = Locked(0)
+        server.route("/flaky") { _ in
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
+            // The first answer is a busy server's, with a body of its own.
+            return attempt == 1
+                ? LoopbackServer.Response(status: 503, body: body.prefix(256 * 1024))
+                : LoopbackServer.Response(body: body)
+        }
+        let api = TestAPI(server)
+        api.configuration.retryPolicy = StandardRetryPolicy(maximumAttempts: 2, baseDelay: 0.01)
+        let events = Locked<[APIEvent]>([])
+        api.configuration.monitors = [ClosureMonitor { event in events.withLock { $0.append(event) } }]
+        let log = ProgressLog()
+        let data: Data = try await api.request(route: api.get(endpoint: "/flaky")).onProgress {
+            log.append($0)
+        }.value
+        #expect(data == body)
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        let reports = log.all
+        let second = reports.filter { $0.attempt == 2 }
+        #expect(!second.isEmpty)
+        #expect(second.last?.completedBytes == Int64(body.count))
+        #expect(
+            reports.firstIndex { $0.attempt == 2 }.map { index in
+                reports[index...].allSatisfy { $0.attempt == 2 }
+            } == true)
+        let monitored = events.withLock { $0 }.compactMap { event -> TransferProgress? in
+            if case .progress(let progress) = event.kind { return progress }
+            return nil
+        }
+        #expect(monitored.contains { $0.attempt == 1 } && monitored.contains { $0.attempt == 2 })
+    }
+
+    @Test("a handler added late gets the latest report; promises that are not an API's report nothing")
+    func lateHandlerAndOtherPromises() async throws {
+        let (plain, resolver) = Promise<Int>.pending()
+        let nothing = ProgressLog()
+        plain.onProgress { nothing.append($0) }
+        resolver.fulfill(1)
+        _ = try await plain.value
+        #expect(nothing.all.isEmpty)
+
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 2 * 1024 * 1024)
+        // Held in flight until the test is done with it.
+        server.route("/paused") { _ in
+            LoopbackServer.Response(body: body).pausingBody(afterBytes: 1024 * 1024, for: 3600)
+        }
+        let api = TestAPI(server)
+        let early = ProgressLog()
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/paused"))
+        promise.onProgress { early.append($0) }
+        await early.waitFor(completedBytes: 1024 * 1024)
+        let late = ProgressLog()
+        promise.onProgress { late.append($0) }
+        await late.waitFor(completedBytes: 1)
+        #expect((late.all.first?.completedBytes ?? 0) >= 1024 * 1024)
+        promise.cancel()
+    }
+}
+
+/// A monitor from a closure.
+struct ClosureMonitor: EventMonitor {
+    let body: @Sendable (APIEvent) -> Void
+
+    init(_ body: @escaping @Sendable (APIEvent) -> Void) {
+        self.body = body
+    }
+
+    func receive(_ event: APIEvent) {
+        body(event)
+    }
+}
