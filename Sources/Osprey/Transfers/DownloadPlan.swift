@@ -150,9 +150,10 @@ final class DownloadPlan: DownloadSink {
                 reason: "the file has \(partial.size) bytes, not the \(total) announced", underlying: nil,
                 context: nil)
         }
+        // Whatever happens now, the complete body has nothing left to resume.
+        defer { partial.remove() }
         let destination = try destinationURL(record: record, response: exchange)
         try Self.move(partial.dataURL, to: destination, overwrite: overwrite)
-        partial.remove()
         return destination
     }
 

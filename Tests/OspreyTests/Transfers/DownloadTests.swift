@@ -248,6 +248,9 @@ struct DownloadTests {
 }
 
 extension LoopbackServer {
+    /// The one request received so far.
+    var onlyRequest: Request? { requests.count == 1 ? requests[0] : nil }
+
     /// The `Range` of the only request received, or nil.
     var onlyRequestRange: String? {
         requests.count == 1 ? requests[0].value(forHeader: "Range") : "several requests"
