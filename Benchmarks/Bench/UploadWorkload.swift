@@ -69,7 +69,7 @@ struct UploadWorkload {
                 return ["upload failed: \(String(describing: upload.currentResult))"]
             }
         }
-        let peak = Self.peakResidentBytes()
+        let peak = ResidentMemory.peakBytes()
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let framework = median(frameworkTimes)
         let raw = median(rawTimes)
@@ -105,17 +105,5 @@ struct UploadWorkload {
 
     private static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    }
-
-    /// The process's peak resident set size, from getrusage (kilobytes on Linux, bytes on Darwin).
-    private static func peakResidentBytes() -> Int {
-        var usage = rusage()
-        #if canImport(Darwin)
-            getrusage(RUSAGE_SELF, &usage)
-            return Int(usage.ru_maxrss)
-        #else
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Int(usage.ru_maxrss) * 1024
-        #endif
     }
 }

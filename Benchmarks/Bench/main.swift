@@ -4,6 +4,17 @@ import Foundation
 // 1/100 size once, checking the exactly-once bookkeeping without measuring anything (CI);
 // `--only W1` runs one workload (for profiling).
 
+// A child process of the download workload: one download, then its time and peak memory.
+if let index = CommandLine.arguments.firstIndex(of: "--download-child"),
+    CommandLine.arguments.count >= index + 4
+{
+    let arguments = CommandLine.arguments
+    exit(
+        DownloadWorkload.runChild(
+            kind: arguments[index + 1], url: arguments[index + 2],
+            file: URL(fileURLWithPath: arguments[index + 3])))
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let measurement = Measurement(repetitions: quick ? 1 : 7)
 let scale = quick ? 100 : 1
@@ -35,6 +46,16 @@ if only == nil || only == "upload" {
     print("\nUpload (multipart file part streamed from disk)")
     let upload = UploadWorkload(bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576, repetitions: quick ? 1 : 3)
     for line in try upload.run() {
+        print("  " + line)
+    }
+}
+
+// Each download runs in a process of its own, for its own peak RSS.
+if only == nil || only == "download" {
+    print("\nDownload (to a file, streamed to disk)")
+    let download = DownloadWorkload(
+        bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576, repetitions: quick ? 1 : 3)
+    for line in try download.run() {
         print("  " + line)
     }
 }

@@ -67,7 +67,12 @@ final class RequestRun<Value: Sendable>: Sendable {
     func start() {
         resolver.onCancel { [self] in cancel() }
         if !configuration.monitors.isEmpty {
-            progress.setMonitor { [weak self] report in self?.notifyProgress(report) }
+            // Reports come from the transport's delegate queue: monitors hear them on the request
+            // queue, where user code cannot hold up every transfer.
+            progress.setMonitor { [weak self] report in
+                guard let self else { return }
+                api.requestQueue.async { self.notifyProgress(report) }
+            }
         }
         if let deadline = configuration.deadline {
             // Weak: a finished run need not live until its deadline.

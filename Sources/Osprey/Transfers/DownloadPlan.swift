@@ -24,6 +24,9 @@ final class DownloadPlan: DownloadSink {
         var record: PartialDownload.Record?
         var startOffset: Int64 = 0
         var handle: FileHandle?
+        /// Bytes not yet written: pieces arrive 16 KiB at a time, and fewer, larger writes are
+        /// cheaper for the delegate queue that makes them.
+        var pending = Data()
         /// The URL this attempt asked for (before redirects): what a resume must match.
         var askedURL = ""
     }
@@ -118,21 +121,40 @@ final class DownloadPlan: DownloadSink {
         }
     }
 
+    /// Writes are gathered up to this many bytes.
+    static let writeSize = 256 * 1024
+
     func write(_ data: Data) throws {
-        try state.withLock { state in try state.handle?.write(contentsOf: data) }
+        try state.withLock { state in
+            if state.pending.isEmpty, data.count >= Self.writeSize {
+                try state.handle?.write(contentsOf: data)
+                return
+            }
+            state.pending.append(data)
+            guard state.pending.count >= Self.writeSize else { return }
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            try state.handle?.write(contentsOf: state.pending)
+        }
     }
 
     func end() throws {
         try state.withLock { state in
-            defer { state.handle = nil }
+            defer {
+                state.handle = nil
+                state.pending = Data()
+            }
+            if !state.pending.isEmpty { try state.handle?.write(contentsOf: state.pending) }
             try state.handle?.close()
         }
     }
 
     func abandon() {
         state.withLock { state in
+            // What arrived is kept for a resume: it is all part of the body, in order.
+            if !state.pending.isEmpty { try? state.handle?.write(contentsOf: state.pending) }
             try? state.handle?.close()
             state.handle = nil
+            state.pending = Data()
         }
     }
 

@@ -18,11 +18,15 @@ extension Exchange {
     func beginSink(_ sink: any DownloadSink, for response: HTTPURLResponse) -> Bool {
         do {
             let accepted = try sink.begin(response)
+            // A body going to disk holds FoundationNetworking back when the disk falls behind.
+            if accepted { gate?.arm() }
             let stillRunning = state.withLock { state -> Bool in
                 state.sinkBegun = true
                 state.sinking = accepted
+                state.gateArmed = accepted && !state.isFinished
                 return !state.isFinished
             }
+            if accepted, !stillRunning { gate?.disarm() }
             // Cancelled while the sink was opening: nothing else will abandon it.
             if !stillRunning { sink.abandon() }
             return !stillRunning

@@ -35,6 +35,8 @@ final class Exchange: Sendable {
         var sinkBegun = false
         /// Body bytes received on this hop, in memory or written to the sink.
         var bodyBytes: Int64 = 0
+        /// Whether the delivery gate is armed for this exchange's download.
+        var gateArmed = false
     }
 
     let original: TransportRequest
@@ -42,18 +44,22 @@ final class Exchange: Sendable {
     let state: Locked<State>
     private let timers: DispatchQueue
     private let control: DispatchQueue
+    /// Holds FoundationNetworking back while this exchange's download falls behind.
+    let gate: DeliveryGate?
 
     init(
         _ request: TransportRequest,
         resolver: Resolver<TransportResponse>,
         timers: DispatchQueue,
-        control: DispatchQueue
+        control: DispatchQueue,
+        gate: DeliveryGate? = nil
     ) {
         original = request
         self.resolver = resolver
         state = Locked(State(request: request.urlRequest))
         self.timers = timers
         self.control = control
+        self.gate = gate
     }
 
     // MARK: Starting and ending
@@ -117,11 +123,13 @@ final class Exchange: Sendable {
     /// Cancels the network work; the promise is already cancelled. Returns at once: it may run
     /// on any thread (the canceller's, the main queue, a task-cancellation handler).
     func cancel() {
-        let (task, abandons) = state.withLock { state -> (URLSessionDataTask?, Bool) in
+        let (task, abandons, armed) = state.withLock { state -> (URLSessionDataTask?, Bool, Bool) in
             let abandons = state.sinkBegun && !state.isFinished
             state.isFinished = true
-            return (Self.isBodyComplete(state) ? nil : state.task, abandons)
+            defer { state.gateArmed = false }
+            return (Self.isBodyComplete(state) ? nil : state.task, abandons, state.gateArmed)
         }
+        if armed { gate?.disarm() }
         if abandons { original.downloadSink?.abandon() }
         cancelLater(task)
     }
@@ -176,16 +184,18 @@ final class Exchange: Sendable {
 
     /// Ends the exchange with an error made from the current context, cancelling the task.
     func fail(_ makeError: (APIError.Context) -> APIError) {
-        let ended = state.withLock { state -> (URLSessionDataTask?, APIError.Context, Bool)? in
+        let ended = state.withLock { state -> (URLSessionDataTask?, APIError.Context, Bool, Bool)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
+            defer { state.gateArmed = false }
             return (
                 Self.isBodyComplete(state) ? nil : state.task,
                 APIError.Context(request: state.request, response: state.response, data: state.data),
-                state.sinkBegun
+                state.sinkBegun, state.gateArmed
             )
         }
-        guard let (task, context, abandons) = ended else { return }
+        guard let (task, context, abandons, armed) = ended else { return }
+        if armed { gate?.disarm() }
         if abandons { original.downloadSink?.abandon() }
         cancelLater(task)
         resolver.reject(makeError(context))
@@ -334,10 +344,14 @@ final class Exchange: Sendable {
                 }
             }
         }
-        let first = state.withLock { state -> Bool in
-            defer { state.isFinished = true }
-            return !state.isFinished
+        let (first, armed) = state.withLock { state -> (Bool, Bool) in
+            defer {
+                state.isFinished = true
+                state.gateArmed = false
+            }
+            return (!state.isFinished, state.gateArmed)
         }
+        if armed { gate?.disarm() }
         if first {
             resolver.fulfill(
                 TransportResponse(

@@ -14,6 +14,7 @@ import Promises
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
+    private let gate = DeliveryGate()
     private let timers = DispatchQueue(label: "osprey.transport.timers")
     /// Where tasks are created, resumed and cancelled when the calling thread must not wait for
     /// FoundationNetworking (see ``Exchange``). Concurrent: one slow cancel must not hold up the
@@ -27,7 +28,8 @@ public final class URLSessionTransport: HTTPTransport {
         let delegate = SessionDelegate()
         self.delegate = delegate
         session = URLSession(
-            configuration: configuration, delegate: delegate, delegateQueue: .transportDelegateQueue())
+            configuration: configuration, delegate: delegate,
+            delegateQueue: .transportDelegateQueue(gate: gate))
     }
 
     deinit {
@@ -41,7 +43,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends the request; see ``HTTPTransport``.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
-        let exchange = Exchange(request, resolver: resolver, timers: timers, control: control)
+        let exchange = Exchange(request, resolver: resolver, timers: timers, control: control, gate: gate)
         // The exchange (and through it this transport) stays alive until the promise settles.
         resolver.onCancel { [self] in withExtendedLifetime(self) { exchange.cancel() } }
         exchange.startTimers()

@@ -128,6 +128,13 @@ struct LoopbackConnection {
         if let endless = faults.endless {
             return streamForever(endless.chunk, every: endless.interval)
         }
+        if let repeated = response.repeatedBody, method != "HEAD" {
+            let chunk = [UInt8](repeated.chunk)
+            for _ in 0..<repeated.count {
+                guard writeAll(chunk) else { return false }
+            }
+            return plan.keepsConnection
+        }
         for segment in plan.segments {
             if segment.pauseBefore > 0, !pause(for: segment.pauseBefore) { return false }
             guard writeAll(plan.encode(segment.bytes)) else { return false }

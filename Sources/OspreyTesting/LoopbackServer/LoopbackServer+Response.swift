@@ -29,6 +29,9 @@ extension LoopbackServer {
         public var rawHeaderLines: [String] = []
         /// The body payload.
         public var body: Data
+        /// A large body sent as `count` copies of `chunk` without holding it whole (set by
+        /// ``repeating(_:count:)``).
+        public var repeatedBody: (chunk: Data, count: Int)?
         /// How the body is framed.
         public var framing: Framing = .contentLength
         /// The scripted misbehaviours, applied while sending.
@@ -99,6 +102,14 @@ extension LoopbackServer {
             var copy = self
             copy.framing = .closeDelimited
             return copy
+        }
+
+        /// A `200` whose body is `count` copies of `chunk`, with a `Content-Length`, sent without
+        /// ever being whole in memory: for gigabyte downloads in benchmarks and memory tests.
+        public static func repeating(_ chunk: Data, count: Int) -> Response {
+            var response = Response(headers: [HeaderField("Content-Length", String(chunk.count * count))])
+            response.repeatedBody = (chunk, count)
+            return response
         }
 
         /// The same response with one more header line.

@@ -10,8 +10,9 @@ import Testing
 struct LoopbackServerRangeTests {
     static let body = Data((0..<1000).map { UInt8($0 % 251) })
 
-    private func fetch(range: String?, ifRange: String?, honoursRanges: Bool = true) async throws -> (Data, HTTPURLResponse)
-    {
+    private func fetch(range: String?, ifRange: String?, honoursRanges: Bool = true) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("/file") { request in
@@ -52,7 +53,8 @@ struct LoopbackServerRangeTests {
         let (stale, staleResponse) = try await fetch(range: "bytes=600-", ifRange: #""v0""#)
         #expect(staleResponse.statusCode == 200)
         #expect(stale == Self.body)
-        let (ignored, ignoredResponse) = try await fetch(range: "bytes=600-", ifRange: nil, honoursRanges: false)
+        let (ignored, ignoredResponse) = try await fetch(
+            range: "bytes=600-", ifRange: nil, honoursRanges: false)
         #expect(ignoredResponse.statusCode == 200)
         #expect(ignored == Self.body)
         #expect(ignoredResponse.value(forHTTPHeaderField: "Accept-Ranges") == nil)

@@ -35,7 +35,7 @@ struct HttpbinTransferTests {
         let destination = folder.file("range.txt")
         let count = 60_000
         // Slowly, so that it can be cancelled in the middle.
-        let slow = api.get(endpoint: "/range/\(count)?duration=3&chunk_size=1000")
+        let slow = api.get(endpoint: "/range/\(count)?duration=10&chunk_size=1000")
         let log = ProgressLog()
         let first = api.download(route: slow, to: destination).onProgress { log.append($0) }
         await log.waitFor(completedBytes: 5000)
@@ -69,8 +69,10 @@ struct HttpbinTransferTests {
     @Test("/drip reports progress to its end")
     func drip() async throws {
         let log = ProgressLog()
-        let data: Data = try await api.request(route: api.get(endpoint: "/drip?numbytes=2000&duration=1&delay=0"))
-            .onProgress { log.append($0) }.value
+        let data: Data = try await api.request(
+            route: api.get(endpoint: "/drip?numbytes=2000&duration=1&delay=0")
+        )
+        .onProgress { log.append($0) }.value
         await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
         #expect(data.count == 2000)
         let reports = log.all

@@ -12,7 +12,10 @@ struct ContentDispositionTests {
             (#"attachment; filename="report.pdf""#, "report.pdf"),
             (#"attachment; filename=plain.txt"#, "plain.txt"),
             (#"attachment; filename="a \"quoted\" name.txt""#, #"a "quoted" name.txt"#),
-            (#"attachment; filename="fallback.txt"; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9.txt"#, "naïve résumé.txt"),
+            (
+                #"attachment; filename="fallback.txt"; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9.txt"#,
+                "naïve résumé.txt"
+            ),
             (#"attachment; filename="../../etc/passwd""#, "passwd"),
             (#"attachment; filename="..""#, "fallback"),
             (#"attachment; filename=".""#, "fallback"),
@@ -31,7 +34,8 @@ struct ContentDispositionTests {
 
     @Test("a very long name is cut to 255 bytes, its extension kept")
     func longName() {
-        let name = ContentDisposition.safeFilename(String(repeating: "é", count: 300) + ".tar.gz", fallback: "x")
+        let name = ContentDisposition.safeFilename(
+            String(repeating: "é", count: 300) + ".tar.gz", fallback: "x")
         #expect(name.utf8.count <= 255)
         #expect(name.hasSuffix(".gz"))
         #expect(name.hasPrefix("éé"))
@@ -54,19 +58,23 @@ struct ContentDispositionTests {
         #expect(report.lastPathComponent == "report.pdf")
         let evil = try await api.download(route: api.get(endpoint: "/files/evil"), into: folder.url).value
         #expect(evil.lastPathComponent == "escape.txt")
-        #expect(evil.deletingLastPathComponent().standardizedFileURL.path == folder.url.standardizedFileURL.path)
+        #expect(
+            evil.deletingLastPathComponent().standardizedFileURL.path == folder.url.standardizedFileURL.path)
         #expect(try String(contentsOf: evil, encoding: .utf8) == "content of evil")
         let csv = try await api.download(route: api.get(endpoint: "/plain/data.csv"), into: folder.url).value
         #expect(csv.lastPathComponent == "data.csv")
         #expect(folder.contents == ["data.csv", "escape.txt", "report.pdf"])
 
         // The same name again is refused unless overwriting is allowed.
-        let again = try #require(await api.download(route: api.get(endpoint: "/files/report"), into: folder.url).apiError)
+        let again = try #require(
+            await api.download(route: api.get(endpoint: "/files/report"), into: folder.url).apiError)
         guard case .fileFailed = again else {
             Issue.record("expected fileFailed, got \(again)")
             return
         }
         #expect(folder.contents == ["data.csv", "escape.txt", "report.pdf"])
-        _ = try await api.download(route: api.get(endpoint: "/files/report"), into: folder.url, overwrite: true).value
+        _ = try await api.download(
+            route: api.get(endpoint: "/files/report"), into: folder.url, overwrite: true
+        ).value
     }
 }

@@ -16,7 +16,8 @@ struct FileParametersTests {
         defer { server.stop() }
         server.route("PUT", "/upload") { _ in LoopbackServer.Response(status: 200) }
         let api = TestAPI(server)
-        try await (api.request(route: api.put(endpoint: "/upload"), parameters: FileParameters(fileURL: file))
+        try await
+            (api.request(route: api.put(endpoint: "/upload"), parameters: FileParameters(fileURL: file))
             as Promise<Void>).value
         let request = try #require(server.onlyRequest)
         #expect(request.body == body)
@@ -46,8 +47,10 @@ struct FileParametersTests {
         server.route("PUT", "/final") { _ in LoopbackServer.Response(status: 201) }
         let api = TestAPI(server)
         api.configuration.retryPolicy = StandardRetryPolicy(maximumAttempts: 2, baseDelay: 0.01)
-        try await (api.request(
-            route: api.put(endpoint: "/busy"), parameters: FileParameters(fileURL: file, contentType: "application/x-test"))
+        try await
+            (api.request(
+                route: api.put(endpoint: "/busy"),
+                parameters: FileParameters(fileURL: file, contentType: "application/x-test"))
             as Promise<Void>).value
         #expect(server.requests.map(\.path) == ["/busy", "/busy", "/final"])
         #expect(server.requests.allSatisfy { $0.body == body })
@@ -69,7 +72,8 @@ struct FileParametersTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         let api = TestAPI(server)
-        let promise: Promise<Void> = api.request(route: api.put(endpoint: "/x"), parameters: FileParameters(fileURL: file))
+        let promise: Promise<Void> = api.request(
+            route: api.put(endpoint: "/x"), parameters: FileParameters(fileURL: file))
         let error = try #require(await promise.apiError)
         guard case .encodingFailed(let reason, _) = error else {
             Issue.record("expected encodingFailed, got \(error)")
@@ -88,7 +92,8 @@ struct FileParametersTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         let api = TestAPI(server)
-        let promise: Promise<Void> = api.request(route: api.get(endpoint: "/x"), parameters: FileParameters(fileURL: file))
+        let promise: Promise<Void> = api.request(
+            route: api.get(endpoint: "/x"), parameters: FileParameters(fileURL: file))
         guard case .invalidRequest = try #require(await promise.apiError) else {
             Issue.record("expected invalidRequest")
             return

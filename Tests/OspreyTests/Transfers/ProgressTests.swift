@@ -1,7 +1,8 @@
 import Foundation
-import Osprey
 import OspreyTesting
 import Testing
+
+@testable import Osprey
 
 @Suite("Transfers: progress")
 struct ProgressTests {
@@ -102,13 +103,14 @@ struct ProgressTests {
         checkShape(formUploads, total: total, elapsed: Date().timeIntervalSince(formStarted))
     }
 
-    @Test("reports stop once the promise is cancelled")
+    @Test("reports stop once the promise is cancelled, and the connection closes")
     func stopsOnCancel() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         let body = patternedData(count: 4 * 1024 * 1024)
+        // Held after 512 KiB until the client goes away.
         server.route("/slow") { _ in
-            LoopbackServer.Response(body: body).dripping(chunkSize: 64 * 1024, every: 0.02)
+            LoopbackServer.Response(body: body).pausingBody(afterBytes: 512 * 1024, for: 3600)
         }
         let api = TestAPI(server)
         let log = ProgressLog()
@@ -116,15 +118,30 @@ struct ProgressTests {
         promise.onProgress { log.append($0) }
         await log.waitFor(completedBytes: 256 * 1024)
         promise.cancel()
-        _ = await promise.result
-        // Whatever was queued has run once a block on the response queue has.
-        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
-        let count = log.all.count
-        // The server keeps dripping for a while: none of it may be reported.
+        #expect(await promise.result.isCancellation)
         #expect(await server.waitUntilNoOpenConnections())
         await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        let count = log.all.count
+        #expect(log.all.last.map { $0.completedBytes <= 512 * 1024 } == true)
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
         #expect(log.all.count == count)
-        #expect(log.all.last.map { $0.completedBytes < Int64(body.count) } == true)
+    }
+
+    @Test("a channel sends nothing after the request failed or was cancelled, not even what was queued")
+    func channelAfterClose() async throws {
+        let queue = DispatchQueue(label: "progress.test")
+        let channel = ProgressChannel(defaultQueue: queue)
+        let log = ProgressLog()
+        channel.add(queue: nil) { log.append($0) }
+        // Hold the queue so that the first report is queued, not yet delivered, when the channel closes.
+        let holding = DispatchSemaphore(value: 0)
+        queue.async { holding.wait() }
+        channel.report(.download, completed: 10, expected: 100)
+        channel.close()
+        channel.report(.download, completed: 20, expected: 100)
+        holding.signal()
+        await withCheckedContinuation { done in queue.async { done.resume() } }
+        #expect(log.all.isEmpty)
     }
 
     @Test("a retry starts its reports again from zero, marked with its attempt; monitors hear them too")
