@@ -198,6 +198,44 @@ struct DownloadTests {
         }
     }
 
+    @Test("a download follows redirects; one that times out part way keeps its bytes and resumes")
+    func redirectAndTimeout() async throws {
+        let folder = try ScratchFolder()
+        defer { folder.cleanUp() }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 2 * 1024 * 1024)
+        let served = Locked(0)
+        server.route("/moved") { _ in .redirect(302, to: "/file") }
+        server.route("/file") { request in
+            let first = served.withLock {
+                $0 += 1
+                return $0 == 1
+            }
+            let response = LoopbackServer.Response.ranged(
+                body, for: request, lastModified: "Wed, 01 Jan 2025 00:00:00 GMT")
+            // The first answer stalls after 1 MiB, longer than the idle timeout.
+            return first ? response.pausingBody(afterBytes: 1024 * 1024, for: 3600) : response
+        }
+        let api = TestAPI(server)
+        api.configuration.timeout = 1
+        let destination = folder.file("file.bin")
+        let error = try #require(
+            await api.download(route: api.get(endpoint: "/moved"), to: destination).apiError)
+        guard case .timedOut = error else {
+            Issue.record("expected timedOut, got \(error)")
+            return
+        }
+        #expect(folder.contents.count == 2)
+        let saved = try await api.download(route: api.get(endpoint: "/moved"), to: destination).value
+        #expect(try Data(contentsOf: saved) == body)
+        #expect(folder.contents == ["file.bin"])
+        let resumed = try #require(server.requests.last)
+        #expect(resumed.path == "/file")
+        #expect(resumed.value(forHeader: "If-Range") == "Wed, 01 Jan 2025 00:00:00 GMT")
+        #expect(resumed.value(forHeader: "Range")?.hasPrefix("bytes=") == true)
+    }
+
     @Test("removePartialDownload(at:) removes what an interrupted download left")
     func removePartial() async throws {
         let folder = try ScratchFolder()

@@ -185,6 +185,28 @@ struct ProgressTests {
         #expect(monitored.contains { $0.attempt == 1 } && monitored.contains { $0.attempt == 2 })
     }
 
+    @Test("a main-actor handler gets the reports on the main actor")
+    @MainActor
+    func mainActor() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 512 * 1024)
+        server.route("/file") { _ in LoopbackServer.Response(body: body) }
+        let api = TestAPI(server)
+        final class Screen {
+            var fraction = 0.0
+        }
+        let screen = Screen()
+        let data: Data = try await api.request(route: api.get(endpoint: "/file"))
+            .onProgress(in: .main) { @MainActor progress in screen.fraction = progress.fractionCompleted ?? 0
+            }
+            .value
+        #expect(data == body)
+        // The last report was queued on the main queue before the promise settled.
+        await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
+        #expect(screen.fraction == 1)
+    }
+
     @Test("a handler added late gets the latest report; promises that are not an API's report nothing")
     func lateHandlerAndOtherPromises() async throws {
         let (plain, resolver) = Promise<Int>.pending()
