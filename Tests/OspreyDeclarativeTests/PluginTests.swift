@@ -34,6 +34,18 @@ import Testing
             return (process.terminationStatus, String(decoding: data, as: UTF8.self), file.path)
         }
 
+        /// Compiles `@API protocol P { member }` (the member on line 4), which must fail: the
+        /// error line at `column` of line 4, if any, and all the output.
+        static func error(compiling member: String, column: Int) throws -> (line: Substring?, output: String)
+        {
+            let result = try typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
+            #expect(result.status != 0)
+            let line = result.output.split(separator: "\n").first {
+                $0.hasPrefix("\(result.file):4:\(column): error: ")
+            }
+            return (line, result.output)
+        }
+
         @Test("a good declaration typechecks, even beside types named like Osprey's")
         func good() throws {
             let result = try Self.typecheck(
@@ -72,13 +84,9 @@ import Testing
                 (#"    var name: String { get }"#, "'var' requirements are not supported", 5),
             ])
         func diagnostics(member: String, message: String, column: Int) throws {
-            let result = try Self.typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
-            #expect(result.status != 0)
-            let line = result.output.split(separator: "\n").first {
-                $0.hasPrefix("\(result.file):4:\(column): error: ")
-            }
-            #expect(line?.contains(message) == true, "\(result.output)")
-            #expect(line?.hasSuffix("(from macro 'API')") == true, "\(result.output)")
+            let (line, output) = try Self.error(compiling: member, column: column)
+            #expect(line?.contains(message) == true, "\(output)")
+            #expect(line?.hasSuffix("(from macro 'API')") == true, "\(output)")
         }
 
         @Test(
@@ -95,12 +103,8 @@ import Testing
                 (#"    @HTTP("/u") func f() async throws"#, 5, "@HTTP needs its method as a string literal"),
             ])
         func attributeArguments(member: String, column: Int, message: String) throws {
-            let result = try Self.typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
-            #expect(result.status != 0)
-            let line = result.output.split(separator: "\n").first {
-                $0.hasPrefix("\(result.file):4:\(column): error: ")
-            }
-            #expect(line?.contains(message) == true, "\(result.output)")
+            let (line, output) = try Self.error(compiling: member, column: column)
+            #expect(line?.contains(message) == true, "\(output)")
         }
 
         @Test("a fix-it reaches the compiler as a note with its replacement")

@@ -92,12 +92,9 @@ struct DownloadTests {
         defer { server.stop() }
         let body = patternedData(count: 8 * 1024 * 1024)
         // The first answer stops after 2 MiB (until the test cancels); the next is served whole.
-        let served = Locked(0)
+        let served = Counter()
         server.route("/file") { request in
-            let first = served.withLock {
-                $0 += 1
-                return $0 == 1
-            }
+            let first = served.next() == 1
             let response = LoopbackServer.Response.ranged(body, for: request, etag: #""v1""#)
             return first ? response.pausingBody(afterBytes: 2 * 1024 * 1024, for: 3600) : response
         }
@@ -138,12 +135,9 @@ struct DownloadTests {
         defer { server.stop() }
         let old = patternedData(count: 4 * 1024 * 1024, seed: 1)
         let new = patternedData(count: 3 * 1024 * 1024, seed: 2)
-        let served = Locked(0)
+        let served = Counter()
         server.route("/file") { request in
-            let number = served.withLock {
-                $0 += 1
-                return $0
-            }
+            let number = served.next()
             if number == 1 {
                 return LoopbackServer.Response.ranged(old, for: request, etag: #""v1""#)
                     .pausingBody(afterBytes: 1024 * 1024, for: 3600)
@@ -205,13 +199,10 @@ struct DownloadTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         let body = patternedData(count: 2 * 1024 * 1024)
-        let served = Locked(0)
+        let served = Counter()
         server.route("/moved") { _ in .redirect(302, to: "/file") }
         server.route("/file") { request in
-            let first = served.withLock {
-                $0 += 1
-                return $0 == 1
-            }
+            let first = served.next() == 1
             let response = LoopbackServer.Response.ranged(
                 body, for: request, lastModified: "Wed, 01 Jan 2025 00:00:00 GMT")
             // The first answer stalls after 1 MiB, longer than the idle timeout.

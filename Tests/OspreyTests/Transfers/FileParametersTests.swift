@@ -36,12 +36,9 @@ struct FileParametersTests {
         try body.write(to: file)
         let server = try LoopbackServer()
         defer { server.stop() }
-        let attempts = Locked(0)
+        let attempts = Counter()
         server.route("PUT", "/busy") { _ in
-            let attempt = attempts.withLock {
-                $0 += 1
-                return $0
-            }
+            let attempt = attempts.next()
             return attempt == 1 ? .text("busy", status: 503) : .redirect(307, to: "/final")
         }
         server.route("PUT", "/final") { _ in LoopbackServer.Response(status: 201) }

@@ -149,12 +149,9 @@ struct ProgressTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         let body = patternedData(count: 512 * 1024)
-        let attempts = Locked(0)
+        let attempts = Counter()
         server.route("/flaky") { _ in
-            let attempt = attempts.withLock {
-                $0 += 1
-                return $0
-            }
+            let attempt = attempts.next()
             // The first answer is a busy server's, with a body of its own.
             return attempt == 1
                 ? LoopbackServer.Response(status: 503, body: body.prefix(256 * 1024))

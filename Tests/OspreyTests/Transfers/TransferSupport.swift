@@ -13,6 +13,19 @@ func patternedData(count: Int, seed: UInt64 = 1) -> Data {
     return Data(bytes)
 }
 
+/// Counts calls from any thread: which answer a scripted server is giving.
+final class Counter: Sendable {
+    private let count = Locked(0)
+
+    /// One more; returns the new count (1 for the first call).
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+}
+
 /// A fresh folder for one test's files; remove it with `cleanUp()`.
 struct ScratchFolder {
     let url: URL
