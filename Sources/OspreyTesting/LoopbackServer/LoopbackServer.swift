@@ -210,7 +210,7 @@ public final class LoopbackServer: Sendable {
 /// The shared state of a running server; owned by the server and by each of its threads.
 final class ServerCore: Sendable {
     struct State {
-        var routes = RouteTable()
+        var routes = RouteTable<LoopbackServer.Handler>()
         var requests: [LoopbackServer.Request] = []
         var rejections: [LoopbackServer.Rejection] = []
         var acceptedConnections = 0

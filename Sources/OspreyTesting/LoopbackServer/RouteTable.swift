@@ -1,11 +1,11 @@
 import Foundation
 
-/// The loopback server's routes: method + path pattern → handler, the newest registration first.
+/// The routes of the loopback server and of `MockTransport`: method + path pattern → handler, the newest registration first.
 ///
 /// Patterns are split on `/`. A `:name` segment matches one path segment and captures it
 /// percent-decoded; a final `*name` (or `*`) captures the rest of the path. Everything else must
 /// match exactly, so `/a` and `/a/` are different paths.
-struct RouteTable {
+struct RouteTable<Handler> {
     private enum Segment {
         case literal(String)
         case parameter(String)
@@ -15,12 +15,12 @@ struct RouteTable {
     private struct Route {
         var method: String?
         var segments: [Segment]
-        var handler: LoopbackServer.Handler
+        var handler: Handler
     }
 
     private var routes: [Route] = []
 
-    mutating func add(method: String?, pattern: String, handler: @escaping LoopbackServer.Handler) {
+    mutating func add(method: String?, pattern: String, handler: Handler) {
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map {
             part -> Segment in
             if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
@@ -31,7 +31,7 @@ struct RouteTable {
     }
 
     /// The handler for a request and the parameters its pattern captured, or nil.
-    func match(method: String, path: String) -> (LoopbackServer.Handler, [String: String])? {
+    func match(method: String, path: String) -> (Handler, [String: String])? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         for route in routes.reversed() where route.method == nil || route.method == method {
             if let parameters = Self.match(route.segments, parts) { return (route.handler, parameters) }
