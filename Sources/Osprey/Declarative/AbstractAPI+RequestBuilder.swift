@@ -14,7 +14,7 @@ extension AbstractAPI {
     /// has one, else the API's parser).
     @_disfavoredOverload
     public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
+        send(builder) { exchange, parser in
             try builder.decode(T.self, from: exchange, parser: parser)
         }
     }
@@ -22,21 +22,21 @@ extension AbstractAPI {
     /// Sends `builder`'s request: nil for 204, 205 or an empty body (or `null`), else the body
     /// decoded as `T`.
     public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T?> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
-            if [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty { return nil }
+        send(builder) { exchange, parser in
+            if Self.hasNoBody(exchange) { return nil }
             return try builder.decode(T?.self, from: exchange, parser: parser)
         }
     }
 
     /// Sends `builder`'s request; the body does not matter.
     public func request(_ builder: RequestBuilder) -> Promise<Void> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { _, _ in }
+        send(builder) { _, _ in }
     }
 
     /// Sends `builder`'s request and returns the raw body, which must not be empty (as in
     /// Papyrus: ask for `Data?` when it may be).
     public func request(_ builder: RequestBuilder) -> Promise<Data> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             guard !exchange.data.isEmpty else { throw EmptyBodyError() }
             return exchange.data
         }
@@ -44,7 +44,7 @@ extension AbstractAPI {
 
     /// Sends `builder`'s request and returns the raw body, or nil when it is empty.
     public func request(_ builder: RequestBuilder) -> Promise<Data?> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             exchange.data.isEmpty ? nil : exchange.data
         }
     }
@@ -52,44 +52,55 @@ extension AbstractAPI {
     /// Sends `builder`'s request and returns the body as text, in the charset the response
     /// names (UTF-8 when it names none).
     public func request(_ builder: RequestBuilder) -> Promise<String> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             try Self.text(of: exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the body as text, or nil when it is empty.
     public func request(_ builder: RequestBuilder) -> Promise<String?> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             exchange.data.isEmpty ? nil : try Self.text(of: exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the response: status, headers, body.
     public func request(_ builder: RequestBuilder) -> Promise<Response> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             Response(exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the raw body with the response.
     public func request(_ builder: RequestBuilder) -> Promise<(Data, Response)> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             (exchange.data, Response(exchange))
         }
     }
 
     /// Sends `builder`'s request and returns the body as text with the response.
     public func request(_ builder: RequestBuilder) -> Promise<(String, Response)> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, _ in
+        send(builder) { exchange, _ in
             (try Self.text(of: exchange), Response(exchange))
         }
     }
 
     /// Sends `builder`'s request and returns the decoded body with the response.
     public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<(T, Response)> {
-        perform(route: builder.route, parameters: BuilderParameters(builder: builder)) { exchange, parser in
+        send(builder) { exchange, parser in
             (try builder.decode(T.self, from: exchange, parser: parser), Response(exchange))
         }
+    }
+}
+
+extension AbstractAPI {
+    /// The pipeline for a builder: its route, and the builder as the parameters that write the
+    /// final request.
+    private func send<Value: Sendable>(
+        _ builder: RequestBuilder,
+        decode: @escaping @Sendable (TransportResponse, any ResponseParser) throws -> Value
+    ) -> Promise<Value> {
+        perform(route: builder.route, parameters: BuilderParameters(builder: builder), decode: decode)
     }
 }
 

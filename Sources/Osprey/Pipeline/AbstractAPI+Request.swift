@@ -30,7 +30,7 @@ extension AbstractAPI {
         -> Promise<T?>
     {
         perform(route: route, parameters: parameters) { exchange, parser in
-            if [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty { return nil }
+            if Self.hasNoBody(exchange) { return nil }
             return try parser.getInstance(from: exchange.data, response: exchange.response) as T?
         }
     }
@@ -83,6 +83,11 @@ extension AbstractAPI {
             APIResponse(
                 value: try Self.text(of: exchange), response: exchange.response, request: exchange.request)
         }
+    }
+
+    /// Whether an answer has no body for an optional result: 204, 205 or an empty body.
+    static func hasNoBody(_ exchange: TransportResponse) -> Bool {
+        [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty
     }
 
     static func text(of exchange: TransportResponse) throws -> String {
