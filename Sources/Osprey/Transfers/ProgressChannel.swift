@@ -9,9 +9,16 @@ final class ProgressChannel: Sendable {
     /// The shortest time between two reports of one direction.
     static let interval: UInt64 = 16_000_000
 
-    private struct Handler {
-        var queue: DispatchQueue
-        var run: @Sendable (TransferProgress) -> Void
+    private final class Handler: Sendable {
+        let queue: DispatchQueue
+        let run: @Sendable (TransferProgress) -> Void
+        /// What this handler has been given: a report overtaken on its way is dropped.
+        let order = Locked(ProgressOrder())
+
+        init(queue: DispatchQueue, run: @escaping @Sendable (TransferProgress) -> Void) {
+            self.queue = queue
+            self.run = run
+        }
     }
 
     private struct State {
@@ -27,15 +34,16 @@ final class ProgressChannel: Sendable {
         var flushScheduled = false
     }
 
-    /// Where held reports are sent from once their interval has passed.
-    private static let flushQueue = DispatchQueue(label: "osprey.progress.flush")
-
     private let state = Locked(State())
     private let defaultQueue: DispatchQueue
     private let monitor = Locked<(@Sendable (TransferProgress) -> Void)?>(nil)
+    private let monitorOrder = Locked(ProgressOrder())
 
-    init(defaultQueue: DispatchQueue) {
+    private let clock: ProgressClock
+
+    init(defaultQueue: DispatchQueue, clock: ProgressClock = .dispatch) {
         self.defaultQueue = defaultQueue
+        self.clock = clock
     }
 
     /// Also tells `monitor` of every report sent (the request's event monitors).
@@ -51,7 +59,7 @@ final class ProgressChannel: Sendable {
             state.handlers.append(handler)
             return Array(state.latest.values)
         }
-        for report in latest ?? [] { deliver(report, to: [handler]) }
+        for report in latest ?? [] { enqueue(report, for: [handler]) }
     }
 
     /// Starts attempt `number`: its reports start again from zero.
@@ -67,7 +75,7 @@ final class ProgressChannel: Sendable {
     /// A report from the transport (any thread). Sent now unless one went out less than
     /// ``interval`` ago; a complete report always goes out.
     func report(_ direction: TransferProgress.Direction, completed: Int64, expected: Int64?) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.now()
         let (send, handlers, flushAt) = state.withLock { state -> (TransferProgress?, [Handler], UInt64?) in
             guard !state.isClosed else { return (nil, [], nil) }
             var progress = TransferProgress(
@@ -90,33 +98,41 @@ final class ProgressChannel: Sendable {
             state.lastSent[direction] = now
             return (progress, state.handlers, nil)
         }
-        if let flushAt {
-            Self.flushQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: flushAt)) { [weak self] in
-                self?.flushHeld()
-            }
-        }
+        if let flushAt { scheduleFlush(at: flushAt) }
         if let send {
-            monitor.withLock { $0 }?(send)
             deliver(send, to: handlers)
         }
     }
 
     /// Sends the reports held back since the last ones went out.
     private func flushHeld() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let (held, handlers) = state.withLock { state -> ([TransferProgress], [Handler]) in
+        let now = clock.now()
+        let (due, handlers, flushAt) = state.withLock { state -> ([TransferProgress], [Handler], UInt64?) in
             state.flushScheduled = false
-            guard !state.isClosed else { return ([], []) }
-            let held = Array(state.held.values)
-            state.held = [:]
-            for report in held { state.lastSent[report.direction] = now }
-            return (held, state.handlers)
+            guard !state.isClosed else { return ([], [], nil) }
+            var due: [TransferProgress] = []
+            var flushAt: UInt64?
+            for (direction, report) in state.held {
+                // A report may have gone out directly since this flush was scheduled (a late
+                // flush, on a busy machine): what is held then waits a full interval after it.
+                let next = (state.lastSent[direction] ?? 0) + Self.interval
+                if now >= next {
+                    due.append(report)
+                    state.held[direction] = nil
+                    state.lastSent[direction] = now
+                } else {
+                    flushAt = min(flushAt ?? next, next)
+                }
+            }
+            state.flushScheduled = flushAt != nil
+            return (due, state.handlers, flushAt)
         }
-        let monitor = monitor.withLock { $0 }
-        for report in held {
-            monitor?(report)
-            deliver(report, to: handlers)
-        }
+        if let flushAt { scheduleFlush(at: flushAt) }
+        for report in due { deliver(report, to: handlers) }
+    }
+
+    private func scheduleFlush(at uptime: UInt64) {
+        clock.schedule(uptime) { [weak self] in self?.flushHeld() }
     }
 
     /// The transfer ended well: the reports held back go out, then nothing more.
@@ -127,11 +143,7 @@ final class ProgressChannel: Sendable {
             defer { state.handlers = [] }
             return (Array(state.held.values), state.handlers)
         }
-        let monitor = monitor.withLock { $0 }
-        for report in held {
-            monitor?(report)
-            deliver(report, to: handlers)
-        }
+        for report in held { deliver(report, to: handlers) }
     }
 
     /// The request failed or was cancelled: no more reports, not even those already queued.
@@ -143,14 +155,63 @@ final class ProgressChannel: Sendable {
         }
     }
 
+    /// Tells the monitor (unless a newer report reached it first), then queues the report for
+    /// each handler.
     private func deliver(_ progress: TransferProgress, to handlers: [Handler]) {
+        if let monitor = monitor.withLock({ $0 }), monitorOrder.withLock({ $0.admits(progress) }) {
+            monitor(progress)
+        }
+        enqueue(progress, for: handlers)
+    }
+
+    private func enqueue(_ progress: TransferProgress, for handlers: [Handler]) {
         for handler in handlers {
             handler.queue.async { [self] in
                 // Queued before the request failed or was cancelled: dropped, none after the end.
                 guard !state.withLock({ $0.isCancelled }) else { return }
+                guard handler.order.withLock({ $0.admits(progress) }) else { return }
                 handler.run(progress)
             }
         }
+    }
+}
+
+/// The time a channel coalesces by, and how it comes back for what it held: Dispatch's uptime and
+/// a shared queue, or a clock a test moves by hand.
+struct ProgressClock: Sendable {
+    /// Nanoseconds of uptime.
+    var now: @Sendable () -> UInt64
+    /// Runs the work at (or after) an uptime.
+    var schedule: @Sendable (_ uptime: UInt64, _ work: @escaping @Sendable () -> Void) -> Void
+
+    /// Where held reports are sent from once their interval has passed.
+    private static let flushQueue = DispatchQueue(label: "osprey.progress.flush")
+
+    static let dispatch = ProgressClock(
+        now: { DispatchTime.now().uptimeNanoseconds },
+        schedule: { uptime, work in
+            flushQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: uptime), execute: work)
+        })
+}
+
+/// Keeps one handler's reports monotonic. Reports are decided under the channel's lock but sent
+/// after it, from the transport's thread or from the flush queue, so a report held back and
+/// flushed can reach a handler after a newer one sent directly (the last report of a body that
+/// arrived just as the flush ran): the older one is dropped rather than shown going backwards.
+struct ProgressOrder {
+    private var newest: [TransferProgress.Direction: TransferProgress] = [:]
+
+    /// Whether `progress` is newer than everything admitted before in its direction (a later
+    /// attempt, or more bytes in the same attempt); if so, it becomes the newest.
+    mutating func admits(_ progress: TransferProgress) -> Bool {
+        if let seen = newest[progress.direction] {
+            let isNewer =
+                progress.attempt > seen.attempt
+                || (progress.attempt == seen.attempt && progress.completedBytes > seen.completedBytes)
+            guard isNewer else { return false }
+        }
+        newest[progress.direction] = progress
+        return true
     }
 }
 

@@ -144,6 +144,81 @@ struct ProgressTests {
         #expect(log.all.isEmpty)
     }
 
+    @Test(
+        "a held report flushed just as the transport sends a newer one never shows progress going backwards")
+    func overtakenFlush() async throws {
+        let queue = DispatchQueue(label: "progress.test")
+        let channel = ProgressChannel(defaultQueue: queue)
+        let log = ProgressLog()
+        channel.add(queue: nil) { log.append($0) }
+        // The monitor runs on the flush queue's thread when the held report goes out: reporting the
+        // end from there recreates the interleaving (held report taken, newer one sent, held one
+        // queued last) without timing.
+        let reentered = Locked(false)
+        channel.setMonitor { progress in
+            guard progress.completedBytes == 50 else { return }
+            let first = reentered.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
+            channel.report(.download, completed: 100, expected: 100)
+        }
+        channel.report(.download, completed: 10, expected: 100)
+        channel.report(.download, completed: 50, expected: 100)  // too soon: held, then flushed
+        await log.waitFor(completedBytes: 100)
+        await withCheckedContinuation { done in queue.async { done.resume() } }
+        let bytes = log.all.map(\.completedBytes)
+        #expect(bytes == [10, 100])
+        #expect(reentered.withLock { $0 })
+    }
+
+    @Test("a flush that comes late sends what it holds a full interval after the last report, never sooner")
+    func lateFlush() async throws {
+        let clock = ManualClock()
+        let queue = DispatchQueue(label: "progress.test")
+        let channel = ProgressChannel(defaultQueue: queue, clock: clock.progressClock)
+        let log = ProgressLog()
+        channel.add(queue: nil) { log.append($0) }
+        let delivered = { () async -> [Int64] in
+            await withCheckedContinuation { done in queue.async { done.resume() } }
+            return log.all.map(\.completedBytes)
+        }
+        let millisecond: UInt64 = 1_000_000
+        clock.set(1_000 * millisecond)
+        channel.report(.download, completed: 10, expected: 100)  // sent
+        clock.set(1_001 * millisecond)
+        channel.report(.download, completed: 20, expected: 100)  // held; a flush is due at 1.016 s
+        clock.set(1_020 * millisecond)
+        channel.report(.download, completed: 30, expected: 100)  // the interval passed: sent directly
+        clock.set(1_021 * millisecond)
+        channel.report(.download, completed: 40, expected: 100)  // held
+        clock.set(1_022 * millisecond)
+        clock.runDue()  // the first flush, late: only 2 ms after 30 went out
+        #expect(await delivered() == [10, 30])
+        clock.set(1_036 * millisecond)
+        clock.runDue()
+        #expect(await delivered() == [10, 30, 40])
+        #expect(clock.pending == 0)
+    }
+
+    @Test("a report only gets past a handler's order when it is newer: more bytes, or a later attempt")
+    func order() {
+        var order = ProgressOrder()
+        let report = { (bytes: Int64, attempt: Int) in
+            TransferProgress(
+                direction: .download, completedBytes: bytes, expectedBytes: 100, attempt: attempt)
+        }
+        let reports = [
+            report(10, 1), report(100, 1), report(50, 1), report(100, 1), report(0, 2), report(100, 1),
+        ]
+        let admitted = reports.map { order.admits($0) }
+        #expect(admitted == [true, true, false, false, true, false])
+        // Directions are ordered apart.
+        let upload = order.admits(TransferProgress(direction: .upload, completedBytes: 5, expectedBytes: nil))
+        #expect(upload)
+    }
+
     @Test("a retry starts its reports again from zero, marked with its attempt; monitors hear them too")
     func retry() async throws {
         let server = try LoopbackServer()
@@ -243,5 +318,34 @@ struct ClosureMonitor: EventMonitor {
 
     func receive(_ event: APIEvent) {
         body(event)
+    }
+}
+
+/// A clock a test moves by hand for a ``ProgressChannel``: scheduled work runs when the test says.
+final class ManualClock: Sendable {
+    private struct State {
+        var now: UInt64 = 0
+        var scheduled: [(uptime: UInt64, work: @Sendable () -> Void)] = []
+    }
+    private let state = Locked(State())
+
+    var progressClock: ProgressClock {
+        ProgressClock(
+            now: { [self] in state.withLock { $0.now } },
+            schedule: { [self] uptime, work in state.withLock { $0.scheduled.append((uptime, work)) } })
+    }
+
+    var pending: Int { state.withLock { $0.scheduled.count } }
+
+    func set(_ uptime: UInt64) { state.withLock { $0.now = uptime } }
+
+    /// Runs the work that is due now (work it schedules in turn waits for the next call).
+    func runDue() {
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            let due = state.scheduled.filter { $0.uptime <= state.now }.map(\.work)
+            state.scheduled.removeAll { $0.uptime <= state.now }
+            return due
+        }
+        for work in due { work() }
     }
 }
