@@ -2,109 +2,151 @@ import Foundation
 import Osprey
 import OspreyTesting
 
-// osprey-demo: an API client written the Osprey way, talking to a scripted loopback server
-// (no internet needed). Run it with `swift run osprey-demo`.
+// osprey-demo: an API client written the Osprey way, talking to a scripted loopback server (no
+// internet needed). Each step prints what it showed and checks it; the demo exits non-zero if a
+// step misbehaves. Run it with `swift run osprey-demo`.
 
-struct Repository: Codable, Sendable {
-    var name: String
-    var stars: Int
-}
-
-struct ServerMessage: Decodable, Error, Sendable {
-    var message: String
-}
-
-/// Turns `{"message": …}` error bodies into typed errors.
-final class DemoParser: JSONParser {
-    override func getError(from data: Data, response: URLResponse?) -> (any Error)? {
-        try? decoder.decode(ServerMessage.self, from: data)
-    }
-}
-
-final class RepositoriesAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-    let baseURL: String
-
-    init(baseURL: String) {
-        self.baseURL = baseURL
-        super.init(responseParser: DemoParser())
-    }
-
-    func repositories(of user: String) -> Promise<[Repository]> {
-        request(route: get(endpoint: "/users/\(user)/repos"), parameters: URLParameters(["sort": "stars"]))
-    }
-
-    func create(_ repository: Repository, for user: String) -> Promise<Repository> {
-        request(route: post(endpoint: "/users/\(user)/repos"), parameters: JSONParameters(repository))
-    }
-
-    func status() -> Promise<String> {
-        request(route: get(endpoint: "/status"))
-    }
-
-    func slowSearch(_ query: String) -> Promise<String> {
-        request(route: get(endpoint: "/search"), parameters: URLParameters(["q": query], timeout: 0.5))
-    }
-}
-
-// The server: what a real API would answer.
-let server = try LoopbackServer()
+let server = try makeDemoServer()
 defer { server.stop() }
-server.route("GET", "/users/:user/repos") { request in
-    guard request.pathParameters["user"] == "osprey" else {
-        return .json(#"{"message": "no such user"}"#, status: 404)
-    }
-    return .json(#"[{"name": "osprey", "stars": 42}, {"name": "promises", "stars": 7}]"#)
-}
-server.route("POST", "/users/:user/repos") { .json($0.body, status: 201) }
-server.route("GET", "/search") { _ in .text("too late").delayingHead(by: 3) }
-// Busy the first time it is asked, fine afterwards.
-server.route("GET", "/status") { _ in
-    server.requests.filter { $0.path == "/status" }.count == 1
-        ? .text("busy", status: 503) : .text("all good")
+let api = DemoAPI(baseURL: server.baseURL.absoluteString)
+let checklist = Checklist()
+print("osprey-demo: a client of the API at \(server.baseURL.absoluteString)")
+
+await checklist.step("The README's chain: `then` into a second call, handlers on the queues you choose") {
+    let ui = QueueName.make("demo.ui")
+    let log = QueueName.make("demo.log")
+    let record = Record()
+    let repositories = try await api.user("osprey")
+        .then { user in api.repositories(of: user.login) }
+        .onSuccess(in: ui) { repositories in
+            record.add("onSuccess on \(QueueName.current): \(repositories.count) repositories")
+        }
+        .onError(in: ui) { error in record.add("onError: \(error)") }
+        .finally(in: log) { record.add("finally on \(QueueName.current)") }
+        .value
+    await drain(ui)
+    await drain(log)
+    for line in record.all { checklist.show(line) }
+    checklist.check(
+        repositories.map(\.name) == ["osprey", "promises"], "the user's repositories: osprey, promises")
+    checklist.check(record.all.contains("onSuccess on demo.ui: 2 repositories"), "onSuccess ran on demo.ui")
+    checklist.check(record.all.contains("finally on demo.log"), "finally ran on demo.log")
+    checklist.check(!record.all.contains { $0.hasPrefix("onError") }, "onError did not run")
 }
 
-let api = RepositoriesAPI(baseURL: server.baseURL.absoluteString)
+await checklist.step("An envelope unwrapped by a JSONParser subclass") {
+    let raw: String = try await api.request(route: api.get(endpoint: "/users/osprey")).value
+    checklist.show("the server sent \(raw)")
+    let user = try await api.user("osprey").value
+    checklist.show("EnvelopeParser.getInstance gave \(user)")
+    checklist.check(user.name == "Osprey", "decoded the user inside {\"data\": …}")
+}
 
-func show(_ title: String, _ body: () async throws -> String) async {
-    do {
-        print("\(title): \(try await body())")
-    } catch {
-        print("\(title): \(error)")
+await checklist.step("A typed error body") {
+    let result = await api.user("nobody").result
+    guard case .failure(let error as APIError) = result else {
+        return checklist.check(false, "expected an APIError, got \(result)")
+    }
+    let problem = error.underlyingError as? ServerProblem
+    checklist.show(
+        "status \(error.statusCode ?? 0), the server says \(problem.map { "\($0.code): \($0.message)" } ?? "?")"
+    )
+    checklist.check(error.statusCode == 404, "404 arrives as APIError.unacceptableStatus")
+    checklist.check(problem?.code == "not_found", "EnvelopeParser.getError decoded a ServerProblem")
+}
+
+await checklist.step("A form login") {
+    let session = try await api.logIn(Credentials(username: "ada", password: "s3cret & safe")).value
+    let sent = server.requests.last { $0.path == "/login" }
+    checklist.show("sent Content-Type: \(sent?.value(forHeader: "Content-Type") ?? "?")")
+    checklist.show("sent body: \(sent.map { String(decoding: $0.body, as: UTF8.self) } ?? "?")")
+    checklist.check(session.token == "form-token", "the form was accepted: token \(session.token)")
+    let refused = await api.logIn(Credentials(username: "ada", password: "guess")).result
+    if case .failure(let error as APIError) = refused {
+        checklist.check(
+            error.statusCode == 401,
+            "a wrong password is a 401: \((error.underlyingError as? ServerProblem)?.message ?? "?")")
+    } else {
+        checklist.check(false, "a wrong password should fail, got \(refused)")
     }
 }
 
-await show("GET repositories of osprey") {
-    try await api.repositories(of: "osprey").value.map { "\($0.name) (\($0.stars)★)" }.joined(separator: ", ")
+await checklist.step("A multipart upload streamed from a file, with progress") {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "osprey-demo-\(UUID().uuidString).bin")
+    try Data(repeating: 0x2A, count: 4 << 20).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let reports = Record()
+    let uploaded = try await api.upload(file)
+        .onProgress { progress in
+            // Both ways are reported: the upload, then the (small) response.
+            guard progress.direction == .upload else { return }
+            reports.add(
+                progress.fractionCompleted.map { "\(Int($0 * 100))%" } ?? "\(progress.completedBytes) bytes")
+        }
+        .value
+    await drain(api.responseQueue)
+    checklist.show("upload progress: \(reports.all.joined(separator: " "))")
+    checklist.check(
+        uploaded.receivedBytes > 4 << 20,
+        "the server received \(uploaded.receivedBytes) bytes: the file and the part's head")
+    checklist.check(reports.all.last == "100%", "progress ended at 100%")
 }
-await show("POST a new repository") {
-    try await api.create(Repository(name: "demo", stars: 0), for: "osprey").value.name
+
+await checklist.step("A typed Request value, SimpleHTTP style") {
+    let session = try await api.request(.createSession(Credentials(username: "ada", password: "s3cret")))
+        .value
+    checklist.check(
+        session.token == "json-token", "Request<Session> sent JSON and gave a Session: \(session.token)")
 }
-await show("GET repositories of a user that does not exist") {
-    do {
-        _ = try await api.repositories(of: "../nobody?").value
-        return "unexpected success"
-    } catch let error as APIError {
-        let message = (error.underlyingError as? ServerMessage)?.message ?? "?"
-        return "status \(error.statusCode ?? 0), server says \"\(message)\""
+
+await checklist.step("A busy endpoint, retried, with a LoggingMonitor") {
+    let resilient = DemoAPI(baseURL: server.baseURL.absoluteString)
+    let log = Record()
+    resilient.configuration.retryPolicy = StandardRetryPolicy(maximumAttempts: 3, baseDelay: 0.05)
+    resilient.configuration.monitors = [LoggingMonitor { log.add($0) }]
+    let status = try await resilient.status().value
+    await drain(resilient.responseQueue)
+    for line in log.all { checklist.show("log: \(line)") }
+    checklist.check(status == "all good", "the third attempt succeeded: \(status)")
+    checklist.check(
+        server.requests.filter { $0.path == "/status" }.count == 3, "the server saw three attempts")
+}
+
+await checklist.step("A 0.5 s timeout against a server that answers after 3 s") {
+    let started = Date()
+    let result = await api.search("swift", timeout: 0.5).result
+    let seconds = Date().timeIntervalSince(started)
+    checklist.show("failed after \(String(format: "%.2f", seconds)) s with \(result)")
+    if case .failure(APIError.timedOut) = result {
+        checklist.check(true, "APIError.timedOut")
+    } else {
+        checklist.check(false, "expected APIError.timedOut")
     }
 }
-await show("A flaky endpoint, retried, with a LoggingMonitor") {
-    let resilient = RepositoriesAPI(baseURL: server.baseURL.absoluteString)
-    resilient.configuration.retryPolicy = StandardRetryPolicy(maximumAttempts: 3, baseDelay: 0.1)
-    resilient.configuration.monitors = [LoggingMonitor { print("    log: \($0)") }]
-    return try await resilient.status().value
-}
-await show("A search with a 0.5 s timeout against a 3 s server") {
-    _ = try await api.slowSearch("swift").value
-    return "unexpected success"
-}
-await show("A request cancelled while in flight") {
-    let search = api.slowSearch("cancel me")
+
+await checklist.step("A request cancelled while the server holds it") {
+    let before = server.requests.count
+    let search = api.search("cancel me")
+    _ = await server.waitForRequests(count: before + 1)
     search.cancel()
-    _ = try await search.value
-    return "unexpected success"
+    let result = await search.result
+    checklist.show("cancel() → \(result)")
+    if case .failure(let error) = result {
+        checklist.check(error is CancellationError, "the promise ended cancelled")
+    } else {
+        checklist.check(false, "expected a cancellation")
+    }
 }
+
 print("\nWhat the server received:")
 for request in server.requests {
     print("  \(request.method) \(request.target)")
+}
+if checklist.failures.isEmpty {
+    print("\nEvery step behaved.")
+} else {
+    print("\n\(checklist.failures.count) step(s) misbehaved:")
+    for failure in checklist.failures { print("  \(failure)") }
+    exit(1)
 }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// The README's first command, `swift run osprey-demo`, as a test: the demo checks each of its
+/// steps itself and exits non-zero when one misbehaves.
+@Suite("The demo")
+struct DemoTests {
+    @Test("osprey-demo runs every step, each behaves, and it exits 0")
+    func demo() throws {
+        let (status, output) = try run(productNamed: "osprey-demo")
+        #expect(status == 0, "\(output)")
+        let steps = [
+            "The README's chain", "An envelope unwrapped", "A typed error body", "A form login",
+            "A multipart upload", "A typed Request value", "A busy endpoint, retried",
+            "A 0.5 s timeout", "A request cancelled",
+        ]
+        for step in steps {
+            #expect(output.contains("▸ \(step)"), "no step \"\(step)\" in:\n\(output)")
+        }
+        #expect(output.contains("✓ onSuccess ran on demo.ui"))
+        #expect(output.contains("✓ APIError.timedOut"))
+        #expect(!output.contains("✗"), "\(output)")
+        #expect(output.hasSuffix("Every step behaved.\n"), "\(output)")
+    }
+}
+
+/// Runs an executable built beside the test bundle, its output going to a file (a pipe could be
+/// held open by processes other tests start meanwhile), and returns its exit status and output.
+func run(productNamed name: String, arguments: [String] = []) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = productsFolder().appendingPathComponent(name)
+    process.arguments = arguments
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "\(name)-\(UUID().uuidString).log")
+    guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
+    }
+    defer { try? FileManager.default.removeItem(at: log) }
+    let handle = try FileHandle(forWritingTo: log)
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    process.waitUntilExit()
+    try handle.close()
+    return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+}
+
+/// Where SwiftPM put the package's executables: beside the test bundle.
+private func productsFolder() -> URL {
+    #if os(Linux)
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    #else
+        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
+        return bundle.bundleURL.deletingLastPathComponent()
+    #endif
+}
