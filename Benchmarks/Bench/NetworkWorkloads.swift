@@ -3,13 +3,20 @@ import Foundation
 import Osprey
 import OspreyTesting
 
-/// The framework's overhead on real requests: the same loopback endpoints fetched through raw
-/// URLSession (`dataTask` with a completion handler) and through an `AbstractAPI`, sequentially
-/// and 16 at a time, for a small JSON body and a 1 MiB body. Both use an ephemeral session of
-/// their own with the same configuration.
+/// The framework's overhead on real requests: the same endpoints fetched through raw URLSession
+/// (`dataTask` with a completion handler) and through an `AbstractAPI`, sequentially and 16 at a
+/// time, for a small JSON body and a 1 MiB body. Both use an ephemeral session of their own with
+/// the same configuration. The server is the in-process loopback server, or the one at `server`
+/// (`Scripts/bench-nginx.sh` starts nginx with the same two bodies). Every response is checked,
+/// in both: an error page is fast.
 struct NetworkWorkloads {
     let scale: Int
     let measurement: Measurement
+    /// Another server's base URL, serving `/small` and `/large` as the loopback server does.
+    var server: URL?
+
+    static let smallBody = Data(#"{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}"#.utf8)
+    static let largeCount = 1024 * 1024
 
     struct Item: Decodable, Sendable {
         var id: Int
@@ -28,27 +35,36 @@ struct NetworkWorkloads {
     }
 
     func run() throws -> [Comparison] {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let small = Data(#"{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}"#.utf8)
-        let large = Data(repeating: 0x61, count: 1024 * 1024)
-        server.route("GET", "/small") { _ in .json(small) }
-        server.route("GET", "/large") { _ in LoopbackServer.Response(body: large) }
-        let api = BenchAPI(baseURL: server.baseURL.absoluteString)
+        let loopback = server == nil ? try LoopbackServer() : nil
+        defer { loopback?.stop() }
+        loopback?.route("GET", "/small") { _ in .json(Self.smallBody) }
+        loopback?.route("GET", "/large") { _ in
+            LoopbackServer.Response(body: Data(repeating: 0x61, count: Self.largeCount))
+        }
+        let baseURL = server ?? loopback!.baseURL
+        let api = BenchAPI(baseURL: baseURL.absoluteString)
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
 
-        let smallURL = server.url("/small")
-        let largeURL = server.url("/large")
-        // One handler each, where the raw version runs its completion handler.
+        let smallURL = baseURL.appendingPathComponent("small")
+        let largeURL = baseURL.appendingPathComponent("large")
+        // One handler each, where the raw version runs its completion handler; both check what
+        // they got.
         let framework: [String: @Sendable (@escaping @Sendable () -> Void) -> Void] = [
             "small": { done in
                 let item: Promise<Item> = api.request(route: api.get(endpoint: "/small"))
-                item.finally(in: .global(), done)
+                item.onResult(in: .global()) { result in
+                    check((try? result.get())?.id == 1, "GET /small through Osprey: \(result)")
+                    done()
+                }
             },
             "large": { done in
                 let body: Promise<Data> = api.request(route: api.get(endpoint: "/large"))
-                body.finally(in: .global(), done)
+                body.onResult(in: .global()) { result in
+                    check(
+                        (try? result.get())?.count == Self.largeCount, "GET /large through Osprey: \(result)")
+                    done()
+                }
             },
         ]
         var comparisons: [Comparison] = []
@@ -56,9 +72,18 @@ struct NetworkWorkloads {
             for inFlight in [1, 16] {
                 let raw: () -> Void = {
                     Self.drive(count: count, inFlight: inFlight) { done in
-                        session.dataTask(with: url) { data, _, _ in
-                            if name == "small", let data {
-                                _ = try? JSONDecoder().decode(Item.self, from: data)
+                        session.dataTask(with: url) { data, response, error in
+                            let status = (response as? HTTPURLResponse)?.statusCode
+                            check(
+                                error == nil && status == 200,
+                                "GET \(url) raw: \(status ?? 0) \(String(describing: error))")
+                            if name == "small" {
+                                let item = data.flatMap { try? JSONDecoder().decode(Item.self, from: $0) }
+                                check(item?.id == 1, "GET \(url) raw: not the item")
+                            } else {
+                                check(
+                                    data?.count == Self.largeCount,
+                                    "GET \(url) raw: \(data?.count ?? 0) bytes")
                             }
                             done()
                         }.resume()
@@ -73,7 +98,9 @@ struct NetworkWorkloads {
                         operations: count,
                         baselineName: "raw URLSession",
                         timings: measurement.interleaved(baseline: raw, measured: measured),
-                        target: 1 / 0.95
+                        // Issue 13's targets: small bodies at 90 % of raw throughput sequentially
+                        // and 95 % with 16 in flight, 1 MiB bodies at 100 %.
+                        target: name == "large" ? 1 : (inFlight == 1 ? 1 / 0.90 : 1 / 0.95)
                     )
                 )
             }

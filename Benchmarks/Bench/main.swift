@@ -2,7 +2,8 @@ import Foundation
 
 // osprey-bench: `swift run -c release osprey-bench` measures; `--quick` runs every workload at
 // 1/100 size once, checking the exactly-once bookkeeping without measuring anything (CI);
-// `--only W1` runs one workload (for profiling).
+// `--only W1` runs one workload (for profiling); `--server URL` points the network workloads at
+// another server (Scripts/bench-nginx.sh).
 
 // A child process of the download workload: one download, then its time and peak memory.
 if let index = CommandLine.arguments.firstIndex(of: "--download-child"),
@@ -34,8 +35,16 @@ for comparison in PromiseWorkloads(scale: scale, measurement: measurement, only:
 }
 
 if only == nil || only == "network" {
-    print("\nRequests (ratio = time per request vs raw URLSession; 1.05 = 95 % of its throughput)")
-    for comparison in try NetworkWorkloads(scale: quick ? 20 : 1, measurement: measurement).run() {
+    // `--server URL`: another server with the same two bodies (Scripts/bench-nginx.sh).
+    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
+    }
+    print(
+        "\nRequests against \(server.map { "the server at \($0.absoluteString)" } ?? "the loopback server") (ratio = time"
+    )
+    print("per request vs raw URLSession; 1.05 = 95 % of its throughput)")
+    let workloads = NetworkWorkloads(scale: quick ? 20 : 1, measurement: measurement, server: server)
+    for comparison in try workloads.run() {
         print("  " + comparison.report())
     }
 }

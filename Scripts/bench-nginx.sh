@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs `osprey-bench --only network` against nginx instead of the in-process loopback server:
+#
+#   Scripts/bench-nginx.sh [extra osprey-bench arguments]
+#
+# Installs nginx from Debian's packages when it is missing (needs root and apt-get), serves the
+# benchmark's two bodies (/small, a JSON object; /large, 1 MiB) from a temporary folder on a free
+# loopback port with keep-alive, runs the release benchmark against it, and stops nginx and
+# removes the folder afterwards, whatever happens.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+nginx_binary=$(command -v nginx || true)
+if [[ -z "$nginx_binary" && -x /usr/sbin/nginx ]]; then nginx_binary=/usr/sbin/nginx; fi
+if [[ -z "$nginx_binary" ]]; then
+    echo "bench-nginx: installing nginx from Debian's packages" >&2
+    if [[ $(id -u) -ne 0 ]]; then sudo=sudo; else sudo=; fi
+    $sudo apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx-light >&2
+    nginx_binary=/usr/sbin/nginx
+fi
+
+folder=$(mktemp -d "${TMPDIR:-/tmp}/osprey-nginx.XXXXXX")
+nginx_pid=
+cleanup() {
+    if [[ -n "$nginx_pid" ]]; then
+        kill "$nginx_pid" 2>/dev/null || true
+        wait "$nginx_pid" 2>/dev/null || true
+    fi
+    rm -rf "$folder"
+}
+trap cleanup EXIT
+
+mkdir -p "$folder/www" "$folder/logs"
+# nginx's workers drop to an unprivileged user when started as root: they must read the bodies.
+chmod 755 "$folder" "$folder/www"
+# The same bodies as the loopback server's in NetworkWorkloads.swift.
+printf '%s' '{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}' > "$folder/www/small"
+head -c 1048576 /dev/zero | tr '\0' 'a' > "$folder/www/large"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$folder/nginx.conf" <<CONF
+worker_processes 1;
+error_log $folder/logs/error.log warn;
+pid $folder/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nodelay on;
+    keepalive_timeout 120s;
+    keepalive_requests 1000000;
+    client_body_temp_path $folder/logs;
+    proxy_temp_path $folder/logs;
+    fastcgi_temp_path $folder/logs;
+    uwsgi_temp_path $folder/logs;
+    scgi_temp_path $folder/logs;
+    server {
+        listen 127.0.0.1:$port;
+        root $folder/www;
+        location = /small { default_type application/json; }
+        location = /large { default_type application/octet-stream; }
+    }
+}
+CONF
+
+"$nginx_binary" -p "$folder" -c "$folder/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+# Ready when it answers (a few milliseconds; give up after 10 s).
+for _ in $(seq 1 200); do
+    if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/small', timeout=1)" 2>/dev/null; then
+        break
+    fi
+    if ! kill -0 "$nginx_pid" 2>/dev/null; then
+        echo "bench-nginx: nginx did not start:" >&2
+        cat "$folder/logs/error.log" >&2 || true
+        exit 1
+    fi
+    sleep 0.05
+done
+echo "bench-nginx: nginx $("$nginx_binary" -v 2>&1 | sed 's/.*\///') at http://127.0.0.1:$port" >&2
+
+swift run -c release -Xswiftc -warnings-as-errors osprey-bench --only network --server "http://127.0.0.1:$port" "$@"
