@@ -27,9 +27,11 @@ struct NetworkWorkloads {
     final class BenchAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         let baseURL: String
 
-        init(baseURL: String) {
+        init(
+            baseURL: String, transport: (any HTTPTransport)? = nil, parser: any ResponseParser = JSONParser()
+        ) {
             self.baseURL = baseURL
-            super.init(responseParser: JSONParser())
+            super.init(responseParser: parser, transport: transport)
             responseQueue = DispatchQueue(label: "bench.api.response")
         }
     }
@@ -109,7 +111,7 @@ struct NetworkWorkloads {
     }
 
     /// Runs `count` operations with at most `inFlight` at a time and waits for all of them.
-    private static func drive(count: Int, inFlight: Int, _ start: (@escaping @Sendable () -> Void) -> Void) {
+    static func drive(count: Int, inFlight: Int, _ start: (@escaping @Sendable () -> Void) -> Void) {
         let slots = DispatchSemaphore(value: inFlight)
         let group = DispatchGroup()
         for _ in 0..<count {

@@ -49,6 +49,16 @@ if only == nil || only == "network" {
     }
 }
 
+if only == nil || only == "fairness" {
+    print("\nFairness (a slow parser's neighbours on the same transport)")
+    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
+    }
+    let fairness = FairnessWorkload(count: quick ? 30 : 600, measurement: measurement, server: server)
+    let (comparison, slowBodies) = try fairness.run()
+    print("  " + comparison.report() + "  (\(slowBodies) slow bodies parsed)")
+}
+
 // Run alone for a meaningful peak RSS: `osprey-bench --only upload` (the full run includes it
 // last, after the promise workloads have raised the process's peak).
 if only == nil || only == "upload" {

@@ -37,6 +37,8 @@ open class AbstractAPI: @unchecked Sendable {
     public let transport: any HTTPTransport
     private let settings: Locked<Settings>
     let requestQueue = DispatchQueue(label: "osprey.api.request", attributes: .concurrent)
+    /// Whether small responses may be finished where the transport completed them.
+    let inlineConclusion = InlineConclusion()
 
     /// The queue requests are prepared on; tests hold it to cancel a request before it starts.
     package var requestQueueForTesting: DispatchQueue { requestQueue }

@@ -6,7 +6,8 @@ import Promises
 #endif
 
 /// One request after it was built, attempt by attempt: adapt → send → validate and parse →
-/// retry or settle. Reads top to bottom; every step runs on the API's request queue.
+/// retry or settle. Reads top to bottom; every step runs on the API's request queue, except that
+/// a small response may be finished where the transport completed it (``InlineConclusion``).
 ///
 /// It owns what an attempt leaves behind (the exchange in flight, the adapters' promise, the
 /// timer of a retry) so that `cancel()` can stop whichever is current, and it removes a
@@ -154,24 +155,68 @@ final class RequestRun<Value: Sendable>: Sendable {
         }) {
             exchange.cancel()
         }
-        exchange.onResult(in: api.requestQueue) { [self] result in
-            receive(result, for: request, number: number)
+        exchange.whenSettled { [self] result in
+            // 5. Where the transport completed: a small body that has fully arrived is finished
+            // right here, a hop saved; anything else goes to the request queue.
+            if !concludeInline(result, for: request, number: number) {
+                api.requestQueue.async { self.receive(result, for: request, number: number) }
+            }
         }
     }
 
     /// 5. Validate and parse, or let the retry policy send the request again.
     private func receive(_ result: Result<TransportResponse, any Error>, for request: URLRequest, number: Int)
     {
-        let response = try? result.get().response
-        let outcome: Result<Value, APIError>
+        conclude(
+            outcome(of: result, for: request), response: try? result.get().response, for: request,
+            number: number)
+    }
+
+    /// Finishes a success where the transport completed it, when that is short work that holds no
+    /// one up: a transport that settles on a queue of its own, a body of at most
+    /// ``InlineConclusion/bodyLimit`` in memory, no monitors or temporary file (user code and file
+    /// work stay on the request queue), and an API whose recent inline work was quick. A failure
+    /// found here (a status, a parsing error) goes on to the request queue with its outcome, for
+    /// the retry policy. Returns false, having done nothing, when the response must hop.
+    private func concludeInline(
+        _ result: Result<TransportResponse, any Error>, for request: URLRequest, number: Int
+    ) -> Bool {
+        guard api.transport is any SettlesOnItsOwnQueue, case .success(let exchange) = result,
+            !exchange.bodyWentToSink, download == nil, exchange.data.count <= InlineConclusion.bodyLimit,
+            configuration.monitors.isEmpty, bodyFile?.isTemporary != true,
+            api.inlineConclusion.allowsInlineWork()
+        else { return false }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let outcome = outcome(of: result, for: request)
+        api.inlineConclusion.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+        guard case .success = outcome else {
+            api.requestQueue.async { [self] in
+                conclude(outcome, response: exchange.response, for: request, number: number)
+            }
+            return true
+        }
+        finish(request: request, response: exchange.response, outcome)
+        return true
+    }
+
+    /// The response validated and parsed, or the error it ends with.
+    private func outcome(of result: Result<TransportResponse, any Error>, for request: URLRequest)
+        -> Result<Value, APIError>
+    {
         do {
-            outcome = .success(try api.handle(result.get(), decode: decode))
+            return .success(try api.handle(result.get(), decode: decode))
         } catch {
-            outcome = .failure(
+            return .failure(
                 error as? APIError
                     ?? (error is CancellationError
                         ? .cancelled : .transport(underlying: error, context: .init(request: request))))
         }
+    }
+
+    /// Settles with the outcome, or lets the retry policy send the request again.
+    private func conclude(
+        _ outcome: Result<Value, APIError>, response: HTTPURLResponse?, for request: URLRequest, number: Int
+    ) {
         if case .failure(let error) = outcome, restartsDownload(after: error) {
             // The partial file could not be continued (and is gone): ask for everything, once.
             return attempt()
