@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "osprey-demo", targets: ["OspreyDemo"]),
         .executable(name: "osprey-bench", targets: ["OspreyBench"]),
         .executable(name: "osprey-example-declarative", targets: ["DeclarativeExample"]),
+        .executable(name: "osprey-example-github", targets: ["GitHubExample"]),
     ],
     targets: [
         .target(name: "Promises"),
@@ -36,6 +37,17 @@ let package = Package(
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Examples/Declarative"
         ),
+        // The GitHub client is a library of its own so that ExamplesTests can test it.
+        .target(
+            name: "GitHubClientExample",
+            dependencies: ["Osprey"],
+            path: "Examples/GitHubClient/Client"
+        ),
+        .executableTarget(
+            name: "GitHubExample",
+            dependencies: ["GitHubClientExample", "Osprey", "OspreyTesting"],
+            path: "Examples/GitHubClient/App"
+        ),
         .executableTarget(
             name: "OspreyBench",
             dependencies: ["Osprey", "OspreyTesting"],
@@ -52,6 +64,10 @@ let package = Package(
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
         .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit"]),
         .testTarget(name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting"]),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["GitHubClientExample", "Osprey", "OspreyTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
