@@ -48,6 +48,11 @@ let package = Package(
             dependencies: ["GitHubClientExample", "Osprey", "OspreyTesting"],
             path: "Examples/GitHubClient/App"
         ),
+        .target(
+            name: "ViewModelExample",
+            dependencies: ["Osprey"],
+            path: "Examples/ViewModel"
+        ),
         .executableTarget(
             name: "OspreyBench",
             dependencies: ["Osprey", "OspreyTesting"],
@@ -66,7 +71,7 @@ let package = Package(
         .testTarget(name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting"]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["GitHubClientExample", "Osprey", "OspreyTesting"]
+            dependencies: ["GitHubClientExample", "ViewModelExample", "Osprey", "OspreyTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]
