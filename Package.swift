@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "osprey-bench", targets: ["OspreyBench"]),
         .executable(name: "osprey-example-declarative", targets: ["DeclarativeExample"]),
         .executable(name: "osprey-example-github", targets: ["GitHubExample"]),
+        .executable(name: "osprey-example-async", targets: ["AsyncClientExample"]),
     ],
     targets: [
         .target(name: "Promises"),
@@ -52,6 +53,11 @@ let package = Package(
             name: "ViewModelExample",
             dependencies: ["Osprey"],
             path: "Examples/ViewModel"
+        ),
+        .executableTarget(
+            name: "AsyncClientExample",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Examples/AsyncClient"
         ),
         .executableTarget(
             name: "OspreyBench",
