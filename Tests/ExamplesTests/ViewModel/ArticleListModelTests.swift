@@ -6,8 +6,7 @@ import Testing
 import ViewModelExample
 
 // Each test is marked available: Swift Testing refuses an availability on a suite type.
-@Suite(
-    "ArticleListModel: loading, failing, retrying and cancelling on the main actor", .timeLimit(.minutes(1)))
+@Suite("ArticleListModel: loading, failing, retrying and cancelling on the main actor")
 @MainActor
 struct ArticleListModelTests {
     nonisolated static let articlesJSON =
@@ -109,7 +108,7 @@ struct ArticleListModelTests {
         transport.mock.route("GET", "/articles") { _ in .never }
         let model = ArticleListModel(api: ArticlesAPI(baseURL: "https://news.example", transport: transport))
         model.load()
-        await waitUntil(model) { $0 == .loading(progress: 0.25) }
+        try await waitUntil(model) { $0 == .loading(progress: 0.25) }
         model.cancel()
         try await transport.cancelled(1).value
     }
@@ -153,19 +152,20 @@ struct ArticleListModelTests {
         #expect(model.state == .loaded(Self.articles))
     }
 
-    /// Returns once the model's state satisfies `isReached`, waiting for its changes (no polling).
+    /// Returns once the model's state satisfies `isReached`, waiting for its changes (no
+    /// polling); throws if it has not after 10 s, so that a test fails instead of hanging.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     private func waitUntil(
         _ model: ArticleListModel, _ isReached: (ArticleListModel.State) -> Bool
-    ) async {
+    ) async throws {
         while !isReached(model.state) {
-            await withCheckedContinuation { changed in
-                withObservationTracking {
-                    _ = model.state
-                } onChange: {
-                    changed.resume()
-                }
+            let (changed, resolver) = Promise<Void>.pending()
+            withObservationTracking {
+                _ = model.state
+            } onChange: {
+                resolver.fulfill(())
             }
+            try await changed.timeout(10).value
         }
     }
 }
