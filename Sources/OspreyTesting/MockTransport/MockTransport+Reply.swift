@@ -52,8 +52,9 @@ extension MockTransport {
             .response(LoopbackServer.Response(status: status))
         }
 
-        /// A transport failure: the request fails as ``APIError/transport(underlying:context:)``
-        /// with `error`, as if the network did, such as `URLError(.notConnectedToInternet)`.
+        /// A transport failure: the request fails as Osprey's
+        /// `APIError.transport(underlying:context:)` with `error`, as if the network did, such as
+        /// `URLError(.notConnectedToInternet)`.
         public static func failure(_ error: any Error) -> Reply {
             Reply(kind: .failure(error))
         }

@@ -5,10 +5,10 @@ import Osprey
     import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` that answers from routes in memory, for testing an API client without a
-/// socket. Routing, requests and responses read like ``LoopbackServer``'s, so a test can move
-/// between the two; every request still goes through the client's whole pipeline (adapters,
-/// validation, parsing, retries, monitors).
+/// An Osprey `HTTPTransport` that answers from routes in memory, for testing an API client
+/// without a socket. Routing, requests and responses read like ``LoopbackServer``'s, so a test
+/// can move between the two; every request still goes through the client's whole pipeline
+/// (adapters, validation, parsing, retries, monitors).
 ///
 /// ```swift
 /// let mock = MockTransport()
@@ -80,7 +80,7 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
     /// Every request received so far, in order.
     public var requests: [Request] { state.withLock { $0.requests } }
 
-    /// Answers `request` from the routes; see ``HTTPTransport``.
+    /// Answers `request` from the routes; see Osprey's `HTTPTransport`.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
         let recorded: Request
