@@ -13,7 +13,8 @@ import Foundation
 ///         .post("login", body: body)
 ///     }
 /// }
-/// let url = try Request.login(credentials).makeURLRequest(relativeTo: "https://api.example.com")
+/// let login: Request<Session> = .login(credentials)
+/// let url = try login.makeURLRequest(relativeTo: "https://api.example.com")
 /// ```
 public struct Request<Output>: Sendable {
     /// The method.
