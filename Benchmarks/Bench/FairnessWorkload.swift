@@ -21,12 +21,15 @@ struct FairnessWorkload {
         }
     }
 
-    func run() throws -> (Comparison, slowBodies: Int) {
+    /// - Parameter inline: Whether small responses may be parsed where the transport completes
+    ///   them; without, both APIs go through a ``Forwarding`` wrapper, as before that existed.
+    func run(inline: Bool) throws -> (Comparison, slowBodies: Int) {
         let loopback = server == nil ? try LoopbackServer() : nil
         defer { loopback?.stop() }
         loopback?.route("GET", "/small") { _ in .json(NetworkWorkloads.smallBody) }
         let baseURL = (server ?? loopback!.baseURL).absoluteString
-        let transport = URLSessionTransport()
+        let shared = URLSessionTransport()
+        let transport: any HTTPTransport = inline ? shared : Forwarding(shared)
         let fast = NetworkWorkloads.BenchAPI(baseURL: baseURL, transport: transport)
         let slow = NetworkWorkloads.BenchAPI(baseURL: baseURL, transport: transport, parser: SlowParser())
 
@@ -62,7 +65,8 @@ struct FairnessWorkload {
             stopped.wait()
         }
         let comparison = Comparison(
-            workload: "GET small x\(count), 15 in flight, beside a 20 ms parser",
+            workload:
+                "GET small x\(count), 15 in flight, beside a 20 ms parser, \(inline ? "inline parsing" : "parsing on the request queue")",
             operations: count,
             baselineName: "alone",
             timings: measurement.interleaved(baseline: fastRun, measured: besideSlow),

@@ -55,8 +55,10 @@ if only == nil || only == "fairness" {
         CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
     }
     let fairness = FairnessWorkload(count: quick ? 30 : 600, measurement: measurement, server: server)
-    let (comparison, slowBodies) = try fairness.run()
-    print("  " + comparison.report() + "  (\(slowBodies) slow bodies parsed)")
+    for inline in [false, true] {
+        let (comparison, slowBodies) = try fairness.run(inline: inline)
+        print("  " + comparison.report() + "  (\(slowBodies) slow bodies parsed)")
+    }
 }
 
 // Run alone for a meaningful peak RSS: `osprey-bench --only upload` (the full run includes it
