@@ -1,6 +1,7 @@
-// `import Osprey` is enough for API clients: the promise type every request returns comes with
-// it, and on Linux so do URLRequest, URLResponse and friends, which live in FoundationNetworking
-// there (parser overrides such as `getInstance(from:response:)` name them).
+// The promise type every request returns comes with `import Osprey`, and on Linux so do
+// URLRequest, URLResponse and friends, which live in FoundationNetworking there. Foundation's own
+// types (`Data`, `URL`, `JSONDecoder`, which parser overrides name) need `import Foundation`, as
+// in any Swift file.
 @_exported import Promises
 
 #if canImport(FoundationNetworking)

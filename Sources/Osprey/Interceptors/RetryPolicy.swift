@@ -6,8 +6,9 @@ import Foundation
 
 /// Decides whether a failed request is sent again, and after how long.
 ///
-/// The pipeline asks after every failed attempt (a transport error, a timeout, an unacceptable
-/// status), never after a cancellation or an error in building, adapting or parsing. A retry
+/// The pipeline asks after every failed attempt that reached the transport (a transport error, a
+/// timeout, an unacceptable status, a body that could not be parsed or saved), never after a
+/// cancellation or an error in building or adapting the request. A retry
 /// runs the request adapters again and resends the same body. The API's total `deadline`
 /// covers every attempt and every wait: a retry that could not start before it is not made.
 /// ``StandardRetryPolicy`` covers the usual needs.

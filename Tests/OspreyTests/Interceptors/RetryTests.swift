@@ -101,6 +101,23 @@ struct RetryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 
+    @Test("the policy is asked after a body that cannot be parsed; the standard policy declines it")
+    func parsingFailures() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/garbled") { _ in .json("{not json") }
+        let asked = Locked<[String]>([])
+        let (api, _) = api(server, policy: AskingPolicy(asked: asked))
+        let garbled: Promise<Identified> = api.request(route: api.get(endpoint: "/garbled"))
+        let error = await garbled.apiError
+        guard case .parsingFailed = error else {
+            Issue.record("expected parsingFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(asked.withLock { $0 } == ["parsingFailed"])
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a refused connection is retried per the policy, then fails as a transport error")
     func connectionRefused() async throws {
         let server = try LoopbackServer()
@@ -259,5 +276,16 @@ private struct Tally {
             case .retrying, .progress: break
             }
         }
+    }
+}
+
+/// Records which failures it was asked about; then answers as the standard policy does.
+private struct AskingPolicy: RetryPolicy {
+    let asked: Locked<[String]>
+
+    func retryDelay(after error: APIError, request: URLRequest, attempt: Int) -> TimeInterval? {
+        let name = if case .parsingFailed = error { "parsingFailed" } else { "\(error)" }
+        asked.withLock { $0.append(name) }
+        return StandardRetryPolicy.immediate().retryDelay(after: error, request: request, attempt: attempt)
     }
 }
