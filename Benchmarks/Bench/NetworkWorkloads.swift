@@ -14,6 +14,10 @@ struct NetworkWorkloads {
     let measurement: Measurement
     /// Another server's base URL, serving `/small` and `/large` as the loopback server does.
     var server: URL?
+    /// For profiling (`--side raw|osprey|hop`, with `perf stat`, say): run only that side of the
+    /// sequential small workload (`hop`: Osprey parsing on the request queue), ten times its
+    /// usual count, and print its time per request.
+    var side: String?
 
     static let smallBody = Data(#"{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}"#.utf8)
     static let largeCount = 1024 * 1024
@@ -108,6 +112,15 @@ struct NetworkWorkloads {
                 }
                 let measured: () -> Void = {
                     Self.drive(count: count, inFlight: inFlight) { done in framework[name]!(done) }
+                }
+                if let side {
+                    let wanted = side == "hop" ? "small, parsed on the request queue" : "small"
+                    guard name == wanted, inFlight == 1 else { continue }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    for _ in 0..<10 { side == "raw" ? raw() : measured() }
+                    let perRequest = (DispatchTime.now().uptimeNanoseconds - start) / UInt64(10 * count)
+                    print("  \(side) alone: GET small x\(10 * count), 1 in flight: \(perRequest) ns/request")
+                    return []
                 }
                 comparisons.append(
                     Comparison(

@@ -43,7 +43,11 @@ if only == nil || only == "network" {
         "\nRequests against \(server.map { "the server at \($0.absoluteString)" } ?? "the loopback server") (ratio = time"
     )
     print("per request vs raw URLSession; 1.05 = 95 % of its throughput)")
-    let workloads = NetworkWorkloads(scale: quick ? 20 : 1, measurement: measurement, server: server)
+    let side = CommandLine.arguments.firstIndex(of: "--side").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    }
+    let workloads = NetworkWorkloads(
+        scale: quick ? 20 : 1, measurement: measurement, server: server, side: side)
     for comparison in try workloads.run() {
         print("  " + comparison.report())
     }

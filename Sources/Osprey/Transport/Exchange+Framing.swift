@@ -17,9 +17,10 @@ extension Exchange {
 
     func verdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
         // A compressed body's Content-Length says nothing about its decoded size.
-        let encoded = response.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+        let headers = FramingHeaders(response)
+        let encoded = headers.contentEncoding.map { $0 != "identity" } ?? false
         let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
-        switch ResponseFraming(response) {
+        switch ResponseFraming(headers) {
         case .invalid(let reason):
             return .invalid(reason: reason)
         case .impossible:

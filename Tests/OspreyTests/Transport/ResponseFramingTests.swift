@@ -57,4 +57,22 @@ struct ResponseFramingTests {
                 headerFields: ["Transfer-Encoding": "chunked", "Content-Length": "12abc"]))
         #expect(ResponseFraming(response) == .unknown)
     }
+
+    @Test("the framing headers are found in any case, and names that only look alike are not them")
+    func framingHeaders() throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: URL(string: "http://h/")!, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: [
+                    "content-LENGTH": "12", "TRANSFER-encoding": "chunked", "Content-Encoding": "gzip",
+                    "Content_Length": "99", "Content-Lengths": "98", "X-Content-Length": "97",
+                ]))
+        let headers = FramingHeaders(response)
+        #expect(headers.contentLength == "12")
+        #expect(headers.transferEncoding == "chunked")
+        #expect(headers.contentEncoding == "gzip")
+        #expect(!FramingHeaders.equalIgnoringASCIICase("Content\rLength", "Content-Length"))
+        #expect(!FramingHeaders.equalIgnoringASCIICase("Content-Lengt\u{0E}", "Content-Length"))
+        #expect(FramingHeaders.equalIgnoringASCIICase("CONTENT-LENGTH", "Content-Length"))
+    }
 }
