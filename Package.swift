@@ -22,7 +22,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "Promises"),
-        .target(name: "Osprey", dependencies: ["Promises", "OspreyMacros"]),
+        // libcurl's few functions, declared here and loaded with dlopen (Linux only).
+        .target(name: "CCurl"),
+        .target(
+            name: "Osprey",
+            dependencies: [
+                "Promises", "OspreyMacros", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]
+        ),
         // `@API` and `@Mock`: a compiler plugin that speaks the plugin protocol itself (no
         // swift-syntax), around a parser and generator the tests use directly.
         .target(name: "OspreyMacroKit"),

@@ -52,6 +52,12 @@ fi
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 if [ -d "$bin/Modules" ]; then module_dir="$bin/Modules"; else module_dir="$bin"; fi
 
+# C targets (CCurl) have module maps of their own, which loading Osprey's module needs.
+c_modules=()
+for map in "$bin"/*.build/module.modulemap; do
+    if [ -e "$map" ]; then c_modules+=(-I "$(dirname "$map")"); fi
+done
+
 target=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 sdk=()
 if command -v xcrun >/dev/null 2>&1; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
@@ -61,7 +67,7 @@ extract_graphs() { # module directory [extra flags]
     shift 2
     rm -rf "$directory"
     mkdir -p "$directory"
-    "$extract" -module-name "$module" -I "$module_dir" -target "$target" ${sdk[@]+"${sdk[@]}"} \
+    "$extract" -module-name "$module" -I "$module_dir" ${c_modules[@]+"${c_modules[@]}"} -target "$target" ${sdk[@]+"${sdk[@]}"} \
         -output-dir "$directory" -minimum-access-level public -skip-synthesized-members \
         -emit-extension-block-symbols "$@"
 }

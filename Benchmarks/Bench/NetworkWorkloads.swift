@@ -53,6 +53,12 @@ struct NetworkWorkloads {
         // of its own: every response is parsed on the request queue, as before small responses
         // were finished where they arrive. The difference between the two is that hop.
         let hopping = BenchAPI(baseURL: baseURL.absoluteString, transport: Forwarding(URLSessionTransport()))
+        // The libcurl transport (work in progress, issue 16), on Linux.
+        #if os(Linux)
+            let curl = CurlTransport().map { BenchAPI(baseURL: baseURL.absoluteString, transport: $0) }
+        #else
+            let curl: BenchAPI? = nil
+        #endif
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
 
@@ -60,7 +66,7 @@ struct NetworkWorkloads {
         let largeURL = baseURL.appendingPathComponent("large")
         // One handler each, where the raw version runs its completion handler; both check what
         // they got.
-        let framework: [String: @Sendable (@escaping @Sendable () -> Void) -> Void] = [
+        var framework: [String: @Sendable (@escaping @Sendable () -> Void) -> Void] = [
             "small": { done in
                 let item: Promise<Item> = api.request(route: api.get(endpoint: "/small"))
                 item.onResult(in: .global()) { result in
@@ -84,11 +90,37 @@ struct NetworkWorkloads {
                 }
             },
         ]
+        if let curl {
+            framework["small, on CurlTransport"] = { done in
+                let item: Promise<Item> = curl.request(route: curl.get(endpoint: "/small"))
+                item.onResult(in: .global()) { result in
+                    check((try? result.get())?.id == 1, "GET /small through CurlTransport: \(result)")
+                    done()
+                }
+            }
+            framework["large, on CurlTransport"] = { done in
+                let body: Promise<Data> = curl.request(route: curl.get(endpoint: "/large"))
+                body.onResult(in: .global()) { result in
+                    check(
+                        (try? result.get())?.count == Self.largeCount,
+                        "GET /large through CurlTransport: \(result)")
+                    done()
+                }
+            }
+        }
         var comparisons: [Comparison] = []
-        let workloads = [
-            ("small", smallURL, 600 / scale), ("small, parsed on the request queue", smallURL, 600 / scale),
-            ("large", largeURL, 120 / scale),
-        ]
+        let workloads =
+            [
+                ("small", smallURL, 600 / scale),
+                ("small, parsed on the request queue", smallURL, 600 / scale),
+                ("large", largeURL, 120 / scale),
+            ]
+            + (curl == nil
+                ? []
+                : [
+                    ("small, on CurlTransport", smallURL, 600 / scale),
+                    ("large, on CurlTransport", largeURL, 120 / scale),
+                ])
         for (name, url, count) in workloads {
             for inFlight in [1, 16] {
                 let raw: () -> Void = {

@@ -6,9 +6,12 @@ import OspreyTesting
 final class TestAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     let baseURL: String
 
-    init(_ server: LoopbackServer, host: String = "127.0.0.1", parser: any ResponseParser = JSONParser()) {
+    init(
+        _ server: LoopbackServer, host: String = "127.0.0.1", parser: any ResponseParser = JSONParser(),
+        transport: (any HTTPTransport)? = nil
+    ) {
         baseURL = server.baseURL(host: host).absoluteString
-        super.init(responseParser: parser)
+        super.init(responseParser: parser, transport: transport)
         responseQueue = DispatchQueue(label: "test.api.response")
     }
 

@@ -1,0 +1,210 @@
+// Loads libcurl with dlopen and forwards to it; see include/CCurl.h.
+
+#include "CCurl.h"
+
+#if defined(__linux__)
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+
+// curl_multi_info_read's answer, laid out as libcurl's struct CURLMsg.
+struct ccurl_message {
+    int msg;  // CURLMSG_DONE is 1
+    void *easy_handle;
+    union {
+        void *whatever;
+        int result;
+    } data;
+};
+
+static struct {
+    int (*global_init)(long flags);
+    const char *(*version)(void);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *);
+    void (*easy_reset)(void *);
+    int (*easy_setopt)(void *, int, ...);
+    int (*easy_getinfo)(void *, int, ...);
+    int (*easy_pause)(void *, int);
+    const char *(*easy_strerror)(int);
+    void *(*multi_init)(void);
+    int (*multi_cleanup)(void *);
+    int (*multi_add_handle)(void *, void *);
+    int (*multi_remove_handle)(void *, void *);
+    int (*multi_perform)(void *, int *);
+    int (*multi_poll)(void *, void *, unsigned, int, int *);
+    int (*multi_wakeup)(void *);
+    struct ccurl_message *(*multi_info_read)(void *, int *);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
+} curl;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded = -1;
+static const char *load_error = NULL;
+
+#define FIND(field, name)                                                                          \
+    do {                                                                                           \
+        *(void **)(&curl.field) = dlsym(library, name);                                            \
+        if (curl.field == NULL) {                                                                  \
+            load_error = "libcurl.so.4 lacks " name " (libcurl 7.68 or later is needed)";          \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+static void load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        load_error = "libcurl.so.4 could not be loaded";
+        return;
+    }
+    FIND(global_init, "curl_global_init");
+    FIND(version, "curl_version");
+    FIND(easy_init, "curl_easy_init");
+    FIND(easy_cleanup, "curl_easy_cleanup");
+    FIND(easy_reset, "curl_easy_reset");
+    FIND(easy_setopt, "curl_easy_setopt");
+    FIND(easy_getinfo, "curl_easy_getinfo");
+    FIND(easy_pause, "curl_easy_pause");
+    FIND(easy_strerror, "curl_easy_strerror");
+    FIND(multi_init, "curl_multi_init");
+    FIND(multi_cleanup, "curl_multi_cleanup");
+    FIND(multi_add_handle, "curl_multi_add_handle");
+    FIND(multi_remove_handle, "curl_multi_remove_handle");
+    FIND(multi_perform, "curl_multi_perform");
+    FIND(multi_poll, "curl_multi_poll");
+    FIND(multi_wakeup, "curl_multi_wakeup");
+    FIND(multi_info_read, "curl_multi_info_read");
+    FIND(slist_append, "curl_slist_append");
+    FIND(slist_free_all, "curl_slist_free_all");
+    // CURL_GLOBAL_ALL; reference-counted, and FoundationNetworking makes the same call.
+    if (curl.global_init(3) != 0) {
+        load_error = "curl_global_init failed";
+        return;
+    }
+    loaded = 0;
+}
+
+int ccurl_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+const char *ccurl_load_error(void) { return ccurl_load() == 0 ? NULL : load_error; }
+
+const char *ccurl_version(void) { return ccurl_load() == 0 ? curl.version() : NULL; }
+
+ccurl_easy *ccurl_easy_init(void) { return ccurl_load() == 0 ? curl.easy_init() : NULL; }
+
+void ccurl_easy_cleanup(ccurl_easy *easy) {
+    if (ccurl_load() == 0 && easy != NULL) curl.easy_cleanup(easy);
+}
+
+void ccurl_easy_reset(ccurl_easy *easy) {
+    if (ccurl_load() == 0 && easy != NULL) curl.easy_reset(easy);
+}
+
+// The variadic curl_easy_setopt takes a long, a pointer, a curl_off_t or a function pointer
+// depending on the option: one typed wrapper each, so Swift never calls a variadic C function.
+int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value) {
+    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, value) : -1;
+}
+
+int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value) {
+    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, value) : -1;
+}
+
+int ccurl_easy_setopt_offset(ccurl_easy *easy, int option, int64_t value) {
+    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, (long long)value) : -1;
+}
+
+int ccurl_easy_setopt_data_callback(ccurl_easy *easy, int option, ccurl_data_callback callback) {
+    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, callback) : -1;
+}
+
+int ccurl_easy_setopt_progress_callback(ccurl_easy *easy, int option, ccurl_progress_callback callback) {
+    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, callback) : -1;
+}
+
+int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) {
+    return ccurl_load() == 0 ? curl.easy_getinfo(easy, info, value) : -1;
+}
+
+int ccurl_easy_pause(ccurl_easy *easy, int bits) { return ccurl_load() == 0 ? curl.easy_pause(easy, bits) : -1; }
+
+const char *ccurl_easy_strerror(int code) { return ccurl_load() == 0 ? curl.easy_strerror(code) : "libcurl not loaded"; }
+
+ccurl_multi *ccurl_multi_init(void) { return ccurl_load() == 0 ? curl.multi_init() : NULL; }
+
+int ccurl_multi_cleanup(ccurl_multi *multi) { return ccurl_load() == 0 ? curl.multi_cleanup(multi) : -1; }
+
+int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) {
+    return ccurl_load() == 0 ? curl.multi_add_handle(multi, easy) : -1;
+}
+
+int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) {
+    return ccurl_load() == 0 ? curl.multi_remove_handle(multi, easy) : -1;
+}
+
+int ccurl_multi_perform(ccurl_multi *multi, int *running) {
+    return ccurl_load() == 0 ? curl.multi_perform(multi, running) : -1;
+}
+
+int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descriptors) {
+    return ccurl_load() == 0 ? curl.multi_poll(multi, NULL, 0, timeout_milliseconds, descriptors) : -1;
+}
+
+int ccurl_multi_wakeup(ccurl_multi *multi) { return ccurl_load() == 0 ? curl.multi_wakeup(multi) : -1; }
+
+ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) {
+    if (ccurl_load() != 0) return NULL;
+    int left = 0;
+    struct ccurl_message *message;
+    while ((message = curl.multi_info_read(multi, &left)) != NULL) {
+        if (message->msg == 1) {  // CURLMSG_DONE
+            *result = message->data.result;
+            return message->easy_handle;
+        }
+    }
+    return NULL;
+}
+
+ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) {
+    return ccurl_load() == 0 ? curl.slist_append(list, text) : NULL;
+}
+
+void ccurl_slist_free_all(ccurl_slist *list) {
+    if (ccurl_load() == 0 && list != NULL) curl.slist_free_all(list);
+}
+
+#else
+
+// Not Linux: libcurl is never loaded, and URLSession is used.
+
+int ccurl_load(void) { return -1; }
+const char *ccurl_load_error(void) { return "the curl transport is for Linux"; }
+const char *ccurl_version(void) { return NULL; }
+ccurl_easy *ccurl_easy_init(void) { return NULL; }
+void ccurl_easy_cleanup(ccurl_easy *easy) { (void)easy; }
+void ccurl_easy_reset(ccurl_easy *easy) { (void)easy; }
+int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value) { (void)easy; (void)option; (void)value; return -1; }
+int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value) { (void)easy; (void)option; (void)value; return -1; }
+int ccurl_easy_setopt_offset(ccurl_easy *easy, int option, int64_t value) { (void)easy; (void)option; (void)value; return -1; }
+int ccurl_easy_setopt_data_callback(ccurl_easy *easy, int option, ccurl_data_callback callback) { (void)easy; (void)option; (void)callback; return -1; }
+int ccurl_easy_setopt_progress_callback(ccurl_easy *easy, int option, ccurl_progress_callback callback) { (void)easy; (void)option; (void)callback; return -1; }
+int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { (void)easy; (void)info; (void)value; return -1; }
+int ccurl_easy_pause(ccurl_easy *easy, int bits) { (void)easy; (void)bits; return -1; }
+const char *ccurl_easy_strerror(int code) { (void)code; return "libcurl not loaded"; }
+ccurl_multi *ccurl_multi_init(void) { return NULL; }
+int ccurl_multi_cleanup(ccurl_multi *multi) { (void)multi; return -1; }
+int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) { (void)multi; (void)easy; return -1; }
+int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) { (void)multi; (void)easy; return -1; }
+int ccurl_multi_perform(ccurl_multi *multi, int *running) { (void)multi; (void)running; return -1; }
+int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descriptors) { (void)multi; (void)timeout_milliseconds; (void)descriptors; return -1; }
+int ccurl_multi_wakeup(ccurl_multi *multi) { (void)multi; return -1; }
+ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) { (void)multi; (void)result; return NULL; }
+ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { (void)list; (void)text; return NULL; }
+void ccurl_slist_free_all(ccurl_slist *list) { (void)list; }
+
+#endif

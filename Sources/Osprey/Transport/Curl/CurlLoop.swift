@@ -1,0 +1,99 @@
+#if canImport(CCurl)
+    internal import CCurl
+    import Foundation
+
+    /// The one thread of a ``CurlTransport``: it owns the multi handle and runs every transfer on
+    /// it with `curl_multi_poll`. Other threads never touch libcurl: they hand work to the loop
+    /// (``submit(_:)``), which wakes it.
+    final class CurlLoop: @unchecked Sendable {
+        // @unchecked: `multi` and `transfers` are only used on the loop's thread; `inbox` is locked.
+        private let multi: OpaquePointer
+        private var transfers: [OpaquePointer: CurlTransfer] = [:]
+        private let inbox = Locked<[Command]>([])
+        private let finished = Locked(false)
+        private var thread: Thread?
+
+        enum Command {
+            case start(CurlTransfer)
+            case stop(CurlTransfer, APIErrorMaker)
+            case resume(CurlTransfer)
+            case shutDown
+        }
+
+        /// Makes the error a stopped transfer fails with, from its context.
+        typealias APIErrorMaker = @Sendable (APIError.Context) -> APIError
+
+        init?() {
+            guard CurlLibrary.isAvailable, let multi = ccurl_multi_init() else { return nil }
+            self.multi = multi
+            let thread = Thread { [self] in run() }
+            thread.name = "osprey.curl"
+            self.thread = thread
+            thread.start()
+        }
+
+        /// Keeps a transfer that started its next hop (a redirect) from inside ``CurlTransfer/complete(in:result:)``.
+        /// On the loop's thread only.
+        func adopt(_ transfer: CurlTransfer) {
+            transfers[transfer.handle] = transfer
+        }
+
+        /// Hands a command to the loop and wakes it.
+        func submit(_ command: Command) {
+            inbox.withLock { $0.append(command) }
+            ccurl_multi_wakeup(multi)
+        }
+
+        private func run() {
+            var running: Int32 = 0
+            while true {
+                for command in inbox.withLock({ commands in
+                    defer { commands = [] }
+                    return commands
+                }) {
+                    switch command {
+                    case .start(let transfer):
+                        if transfer.attach(to: multi) { transfers[transfer.handle] = transfer }
+                    // A handle's address can be reused once its transfer ended: only the same
+                    // transfer counts.
+                    case .stop(let transfer, let error):
+                        if transfers[transfer.handle] === transfer {
+                            transfers[transfer.handle] = nil
+                            transfer.detach(from: multi, failing: error)
+                        }
+                    case .resume(let transfer):
+                        if transfers[transfer.handle] === transfer { transfer.unpause() }
+                    case .shutDown:
+                        for transfer in transfers.values {
+                            transfer.detach(
+                                from: multi,
+                                failing: { .transport(underlying: URLError(.cancelled), context: $0) })
+                        }
+                        transfers = [:]
+                        ccurl_multi_cleanup(multi)
+                        return
+                    }
+                }
+                ccurl_multi_perform(multi, &running)
+                var result: Int32 = 0
+                while let handle = ccurl_multi_next_done(multi, &result) {
+                    if let transfer = transfers.removeValue(forKey: handle) {
+                        transfer.complete(in: multi, result: result)
+                    }
+                }
+                // Timeouts are checked here, so the loop wakes at least every 50 ms while
+                // transfers run (and whenever libcurl or a command needs it).
+                let now = DispatchTime.now().uptimeNanoseconds
+                for transfer in transfers.values {
+                    if let error = transfer.timeoutError(at: now) {
+                        transfers.removeValue(forKey: transfer.handle)
+                        transfer.detach(from: multi, failing: error)
+                    }
+                }
+                var descriptors: Int32 = 0
+                ccurl_multi_poll(multi, transfers.isEmpty ? 1000 : 50, &descriptors)
+            }
+        }
+
+    }
+#endif

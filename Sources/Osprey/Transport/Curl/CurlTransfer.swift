@@ -1,0 +1,203 @@
+#if canImport(CCurl)
+    internal import CCurl
+    import Foundation
+    import Promises
+
+    /// One request through ``CurlTransport``, hop by hop (Osprey follows redirects itself): its
+    /// easy handle, the response as it arrives, its timers, and the resolver it settles once.
+    ///
+    /// Everything but ``init`` and the resolver runs on the loop's thread: libcurl calls the
+    /// callbacks from `curl_multi_perform`, and the loop calls the rest. The resolver settles on
+    /// the transport's delivery queue, never on the loop, so that no work done by whoever waits
+    /// for the response (parsing a small body, say) can hold up the other transfers.
+    final class CurlTransfer: @unchecked Sendable {
+        // @unchecked: mutable state is confined to the loop's thread (see above).
+        let handle: OpaquePointer
+        let original: TransportRequest
+        private let resolver: Resolver<TransportResponse>
+        private let delivery: DispatchQueue
+        private weak var loop: CurlLoop?
+
+        private(set) var request: URLRequest
+        private var redirects = 0
+        var headerList: OpaquePointer?
+        var requestBody: UnsafeMutableRawBufferPointer?
+        var bodyFile: UnsafeMutablePointer<FILE>?
+
+        // The response of the current hop.
+        var statusLine: (version: String, code: Int)?
+        var headerFields: [(String, String)] = []
+        var response: HTTPURLResponse?
+        var bodyLength: Int64?
+        var data = Data()
+        /// Set by a callback that stopped the transfer (the size limit, a framing error): what it
+        /// ends with, whatever libcurl reports.
+        var failure: APIError?
+
+        // Timers, in uptime nanoseconds.
+        private let started = DispatchTime.now().uptimeNanoseconds
+        var lastActivity = DispatchTime.now().uptimeNanoseconds
+        var movedBytes: Int64 = 0
+
+        init?(
+            _ request: TransportRequest, resolver: Resolver<TransportResponse>, delivery: DispatchQueue,
+            loop: CurlLoop
+        ) {
+            guard let handle = ccurl_easy_init() else { return nil }
+            self.handle = handle
+            original = request
+            self.request = request.urlRequest
+            self.resolver = resolver
+            self.delivery = delivery
+            self.loop = loop
+        }
+
+        /// Whether the handle was cleaned up (on the loop, when the transfer ended).
+        private var disposed = false
+
+        deinit {
+            // Only a transfer that never reached the loop gets here with its handle.
+            if !disposed {
+                release()
+                ccurl_easy_cleanup(handle)
+            }
+        }
+
+        // MARK: Starting and ending (on the loop)
+
+        /// Configures the handle for the current hop and adds it; false (the resolver failed) when
+        /// the request cannot be sent.
+        func attach(to multi: OpaquePointer) -> Bool {
+            do {
+                try configure()
+            } catch {
+                settle(
+                    .failure(
+                        error as? APIError ?? .transport(underlying: error, context: .init(request: request)))
+                )
+                dispose()
+                return false
+            }
+            guard ccurl_multi_add_handle(multi, handle) == 0 else {
+                settle(.failure(.transport(underlying: URLError(.unknown), context: .init(request: request))))
+                dispose()
+                return false
+            }
+            return true
+        }
+
+        /// Takes the handle out (which closes its connection if the transfer was not finished) and
+        /// fails with the error made from the current context.
+        func detach(from multi: OpaquePointer, failing makeError: CurlLoop.APIErrorMaker) {
+            ccurl_multi_remove_handle(multi, handle)
+            settle(.failure(makeError(context)))
+            dispose()
+        }
+
+        /// libcurl finished the hop: deliver, follow a redirect, or fail.
+        func complete(in multi: OpaquePointer, result: Int32) {
+            ccurl_multi_remove_handle(multi, handle)
+            if let failure { return finish(.failure(failure)) }
+            guard result == 0 else { return finish(.failure(transportError(result))) }
+            guard let response else {
+                return finish(
+                    .failure(.transport(underlying: URLError(.badServerResponse), context: context)))
+            }
+            if let length = bodyLength, Int64(data.count) < length {
+                return finish(
+                    .failure(.transport(underlying: URLError(.networkConnectionLost), context: context)))
+            }
+            guard case .follow(let limit) = original.redirectPolicy else { return finish(.success(response)) }
+            switch RedirectRules.decide(
+                after: response, to: request, original: original.urlRequest,
+                sensitiveHeaders: original.sensitiveHeaders)
+            {
+            case .deliver:
+                finish(.success(response))
+            case .refuse(let reason):
+                finish(.failure(.redirectRefused(reason: reason, context: context)))
+            case .follow(let next, _):
+                guard redirects < limit else {
+                    return finish(
+                        .failure(.redirectRefused(reason: "more than \(limit) redirects", context: context)))
+                }
+                redirects += 1
+                request = next
+                release()
+                ccurl_easy_reset(handle)
+                if !attach(to: multi) { return }
+                loop?.adopt(self)
+            }
+        }
+
+        /// The error the transfer's timers call for at `now`, if any.
+        func timeoutError(at now: UInt64) -> CurlLoop.APIErrorMaker? {
+            if let deadline = original.deadline, now >= started + UInt64(max(0, deadline) * 1e9) {
+                return { .timedOut(context: $0) }
+            }
+            if let idle = original.idleTimeout, now >= lastActivity + UInt64(max(0, idle) * 1e9) {
+                return { .timedOut(context: $0) }
+            }
+            return nil
+        }
+
+        /// Undoes a pause (the consumer caught up).
+        func unpause() {
+            ccurl_easy_pause(handle, Int32(CCURLPAUSE_CONT))
+        }
+
+        private func finish(_ outcome: Result<HTTPURLResponse, APIError>) {
+            settle(outcome.map { TransportResponse(response: $0, data: data, request: request) })
+            dispose()
+        }
+
+        /// The transfer ended: its handle is cleaned up here, on the loop, and never used again.
+        private func dispose() {
+            release()
+            guard !disposed else { return }
+            disposed = true
+            ccurl_easy_cleanup(handle)
+        }
+
+        private func settle(_ outcome: Result<TransportResponse, APIError>) {
+            let resolver = resolver
+            delivery.async {
+                switch outcome {
+                case .success(let response): resolver.fulfill(response)
+                case .failure(let error): resolver.reject(error)
+                }
+            }
+        }
+
+        var context: APIError.Context {
+            APIError.Context(request: request, response: response, data: data)
+        }
+
+        private func transportError(_ code: Int32) -> APIError {
+            let urlCode: URLError.Code =
+                switch code {
+                case 6: .cannotFindHost  // CURLE_COULDNT_RESOLVE_HOST
+                case 7: .cannotConnectToHost  // CURLE_COULDNT_CONNECT
+                case 28: .timedOut  // CURLE_OPERATION_TIMEDOUT
+                case 35, 58, 59, 60, 77, 80, 83, 90, 91: .secureConnectionFailed  // TLS
+                case 52: .zeroByteResource  // CURLE_GOT_NOTHING
+                case 18, 55, 56: .networkConnectionLost  // partial file, send, receive errors
+                default: .badServerResponse
+                }
+            let description = "libcurl: \(CurlLibrary.describe(code)) (\(code))"
+            return .transport(
+                underlying: URLError(urlCode, userInfo: [NSLocalizedDescriptionKey: description]),
+                context: context)
+        }
+
+        /// Frees what the current hop's handle points at.
+        private func release() {
+            if let headerList { ccurl_slist_free_all(headerList) }
+            headerList = nil
+            requestBody?.deallocate()
+            requestBody = nil
+            if let bodyFile { fclose(bodyFile) }
+            bodyFile = nil
+        }
+    }
+#endif

@@ -1,0 +1,235 @@
+#if os(Linux)
+    import Foundation
+    import OspreyTesting
+    import Testing
+
+    @testable import Osprey
+
+    /// The libcurl transport (work in progress, issue 16) through the whole pipeline, against the
+    /// loopback server.
+    @Suite("Transport: CurlTransport")
+    struct CurlTransportTests {
+        private func api(_ server: LoopbackServer, parser: any ResponseParser = JSONParser()) throws
+            -> TestAPI
+        {
+            let transport = try #require(CurlTransport(), "libcurl: \(CurlLibrary.loadError ?? "?")")
+            return TestAPI(server, parser: parser, transport: transport)
+        }
+
+        @Test("libcurl.so.4 loads at run time, with its version")
+        func loads() {
+            #expect(CurlLibrary.isAvailable)
+            #expect(CurlLibrary.version?.hasPrefix("libcurl/") == true, "\(CurlLibrary.version ?? "nil")")
+        }
+
+        @Test("GET decodes JSON; the request carries the API's headers and no body")
+        func get() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("GET", "/items/:id") { request in .json(#"[\#(request.pathParameters["id"]!)]"#) }
+            let api = try api(server)
+            let items: [Int] = try await api.request(route: api.get(endpoint: "/items/7")).value
+            #expect(items == [7])
+            let sent = try #require(server.requests.first)
+            #expect(sent.method == "GET")
+            #expect(sent.value(forHeader: "Accept") == "application/json")
+            #expect(sent.body.isEmpty)
+        }
+
+        @Test(
+            "POST, PUT and PATCH send their bodies; DELETE sends none",
+            arguments: ["POST", "PUT", "PATCH"])
+        func bodies(method: String) async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/echo") { .echo(of: $0) }
+            let api = try api(server)
+            let route = api.route(HTTPMethod(rawValue: method), endpoint: "/echo")
+            let echo: LoopbackServer.Echo = try await api.request(
+                route: route, parameters: JSONParameters(["name": "osprey"])
+            ).value
+            #expect(echo.method == method)
+            #expect(String(decoding: echo.body, as: UTF8.self) == #"{"name":"osprey"}"#)
+            #expect(echo.value(forHeader: "Content-Type") == "application/json")
+            let deleted: LoopbackServer.Echo = try await api.request(route: api.delete(endpoint: "/echo"))
+                .value
+            #expect(deleted.method == "DELETE")
+            #expect(deleted.body.isEmpty)
+        }
+
+        @Test("an error status arrives with its body, decoded by the parser's getError")
+        func errorStatus() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/missing") { _ in .json(#"{"code": 404, "message": "no such thing"}"#, status: 404)
+            }
+            let api = try api(server, parser: MessageParser())
+            let missing: Promise<[Int]> = api.request(route: api.get(endpoint: "/missing"))
+            let error = await missing.apiError
+            #expect(error?.statusCode == 404)
+            #expect(
+                error?.underlyingError as? ServerMessage == ServerMessage(code: 404, message: "no such thing")
+            )
+        }
+
+        @Test("redirects are followed by Osprey's rules: credentials stay on their origin")
+        func redirects() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/echo") { .echo(of: $0) }
+            let other = server.baseURL(host: "localhost").absoluteString
+            server.route("/away") { _ in .redirect(302, to: "\(other)/echo") }
+            server.route("/near") { _ in .redirect(307, to: "/echo") }
+            let api = try api(server)
+            let secret = URLParameters(headers: ["Authorization": "Bearer secret", "X-Other": "kept"])
+            let away: LoopbackServer.Echo = try await api.request(
+                route: api.get(endpoint: "/away"), parameters: secret
+            )
+            .value
+            #expect(away.value(forHeader: "Authorization") == nil)
+            #expect(away.value(forHeader: "X-Other") == "kept")
+            #expect(away.value(forHeader: "Host") == "localhost:\(server.port)")
+            let near: LoopbackServer.Echo = try await api.request(
+                route: api.get(endpoint: "/near"), parameters: secret
+            )
+            .value
+            #expect(near.value(forHeader: "Authorization") == "Bearer secret")
+        }
+
+        @Test("the size limit stops a declared length at once, and a chunked body as it passes the limit")
+        func sizeLimit() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let body = Data(repeating: 0x61, count: 64 * 1024)
+            server.route("/declared") { _ in LoopbackServer.Response(body: body) }
+            server.route("/chunked") { _ in LoopbackServer.Response(body: body).chunked() }
+            let api = try api(server)
+            api.configuration.maximumResponseBytes = 16 * 1024
+            for path in ["/declared", "/chunked"] {
+                let data: Promise<Data> = api.request(route: api.get(endpoint: path))
+                guard case .responseTooLarge(let limit, _) = await data.apiError else {
+                    Issue.record("\(path): expected responseTooLarge")
+                    continue
+                }
+                #expect(limit == 16 * 1024)
+            }
+        }
+
+        @Test("gzip bodies are decoded; a body cut short is a transport error")
+        func decodingAndTruncation() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let body = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            server.route("/gzip") { _ in LoopbackServer.Response(body: body).gzipped() }
+            server.route("/short") { _ in LoopbackServer.Response(body: body).overstatingContentLength(by: 10)
+            }
+            let api = try api(server)
+            let decoded: Data = try await api.request(route: api.get(endpoint: "/gzip")).value
+            #expect(decoded == body)
+            let short: Promise<Data> = api.request(route: api.get(endpoint: "/short"))
+            guard case .transport = await short.apiError else {
+                Issue.record("expected a transport error")
+                return
+            }
+        }
+
+        @Test("cancelling stops the transfer and the server sees the connection close")
+        func cancel() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/slow") { _ in
+                LoopbackServer.Response(body: Data(repeating: 0x61, count: 1 << 20)).pausingBody(
+                    afterBytes: 1024, for: 3600)
+            }
+            let api = try api(server)
+            let slow: Promise<Data> = api.request(route: api.get(endpoint: "/slow"))
+            #expect(await server.waitForReceivedBytes(atLeast: 1))
+            #expect(await server.waitForRequests(count: 1))
+            slow.cancel()
+            #expect(await slow.result.isCancellation)
+            #expect(await server.waitUntilNoOpenConnections())
+        }
+
+        @Test("an idle timeout fails with timedOut while the server holds the response")
+        func idleTimeout() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/late") { _ in .text("late").delayingHead(by: 3600) }
+            let api = try api(server)
+            api.configuration.timeout = 0.3
+            let late: Promise<String> = api.request(route: api.get(endpoint: "/late"))
+            guard case .timedOut = await late.apiError else {
+                Issue.record("expected timedOut")
+                return
+            }
+            #expect(await server.waitUntilNoOpenConnections())
+        }
+
+        @Test("a multipart file part is uploaded from disk")
+        func fileUpload() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/upload") { request in .text("\(request.body.count)") }
+            let folder = try ScratchFolder()
+            defer { folder.cleanUp() }
+            let file = folder.file("part.bin")
+            let content = patternedData(count: 3 << 20)
+            try content.write(to: file)
+            let api = try api(server)
+            let count: String = try await api.request(
+                route: api.post(endpoint: "/upload"),
+                parameters: MultipartParameters(parts: [Part(name: "file", fileURL: file)])
+            ).value
+            #expect((Int(count) ?? 0) > content.count)
+            let received = try #require(server.requests.first?.body)
+            #expect(received.range(of: content) != nil)
+        }
+
+        @Test("400 requests, 16 at a time, every other one cancelled at once: the others all succeed")
+        func cancellationsBesideOthers() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("GET", "/n/:n") { request in .json("[\(request.pathParameters["n"]!)]") }
+            let api = try api(server)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for start in stride(from: 0, to: 400, by: 16) {
+                    for n in start..<min(start + 16, 400) {
+                        group.addTask {
+                            let value: Promise<[Int]> = api.request(route: api.get(endpoint: "/n/\(n)"))
+                            if n.isMultiple(of: 2) {
+                                // Races the transfer: it may be stopped, or finished already.
+                                DispatchQueue.global().async { value.cancel() }
+                                if case .success(let answer) = await value.result { #expect(answer == [n]) }
+                            } else {
+                                let answer = try await value.value
+                                #expect(answer == [n])
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+
+        @Test("200 requests, 16 at a time, all answered once and correctly")
+        func concurrent() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("GET", "/n/:n") { request in .json("[\(request.pathParameters["n"]!)]") }
+            let api = try api(server)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for start in stride(from: 0, to: 200, by: 16) {
+                    for n in start..<min(start + 16, 200) {
+                        group.addTask {
+                            let value: [Int] = try await api.request(route: api.get(endpoint: "/n/\(n)"))
+                                .value
+                            #expect(value == [n])
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            #expect(server.requests.count == 200)
+        }
+    }
+#endif
