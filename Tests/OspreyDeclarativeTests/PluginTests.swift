@@ -23,6 +23,8 @@ import Testing
             process.arguments = [
                 "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
                 modules.path,
+                // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                "-I", buildFolder.appendingPathComponent("CCurl.build").path,
                 "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
             ]
             let output = Pipe()

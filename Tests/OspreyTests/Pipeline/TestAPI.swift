@@ -11,7 +11,7 @@ final class TestAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         transport: (any HTTPTransport)? = nil
     ) {
         baseURL = server.baseURL(host: host).absoluteString
-        super.init(responseParser: parser, transport: transport)
+        super.init(responseParser: parser, transport: transport ?? TestTransport.make())
         responseQueue = DispatchQueue(label: "test.api.response")
     }
 
@@ -42,5 +42,16 @@ extension Promise {
             if case .failure(let error as APIError) = await result { return error }
             return nil
         }
+    }
+}
+
+/// The transport the pipeline tests use unless they pass one: `URLSessionTransport`, or the
+/// libcurl transport when `OSPREY_TEST_TRANSPORT=curl` (Linux).
+enum TestTransport {
+    static func make() -> (any HTTPTransport)? {
+        #if os(Linux)
+            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" { return CurlTransport() }
+        #endif
+        return nil
     }
 }

@@ -20,7 +20,10 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
-                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path,
+                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+                // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                "-I", modules.deletingLastPathComponent().appendingPathComponent("CCurl.build").path,
+                file.path,
             ]
             let pipe = Pipe()
             process.standardOutput = pipe
