@@ -15,7 +15,7 @@ struct HttpbinPipelineTests {
 
         init() {
             baseURL = Httpbin.baseURL!.absoluteString
-            super.init(responseParser: JSONParser())
+            super.init(responseParser: JSONParser(), transport: TestTransport.make())
             responseQueue = DispatchQueue(label: "httpbin.api.response")
         }
     }

@@ -15,7 +15,7 @@ struct HttpbinTransferTests {
 
         init() {
             baseURL = Httpbin.baseURL!.absoluteString
-            super.init(responseParser: JSONParser())
+            super.init(responseParser: JSONParser(), transport: TestTransport.make())
             responseQueue = DispatchQueue(label: "httpbin.transfers.response")
         }
     }

@@ -45,6 +45,8 @@
             response = nil
             bodyLength = nil
             data = Data()
+            bodyBytes = 0
+            sinking = false
             failure = nil
             movedBytes = 0
             lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -104,27 +106,71 @@
                 failure = .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: context)
                 return false
             case .length(let length) where !encoded && hasBody:
-                if let limit = original.maximumResponseBytes, length > Int64(limit) {
-                    failure = .responseTooLarge(limit: limit, context: context)
+                // A download's successful body goes to disk, under the sink's own limit.
+                let toDisk = original.downloadSink != nil && (200..<300).contains(statusLine.code)
+                let limit =
+                    toDisk
+                    ? original.downloadSink?.maximumBytes : original.maximumResponseBytes.map(Int64.init)
+                if let limit, length > limit {
+                    failure = .responseTooLarge(limit: Int(clamping: limit), context: context)
                     return false
                 }
                 bodyLength = length
-                data.reserveCapacity(Int(min(length, 8 << 20)))
+                if !toDisk { data.reserveCapacity(Int(min(length, 8 << 20))) }
             case .length, .unknown:
                 bodyLength = hasBody ? nil : 0
             }
-            return true
+            return beginSink(for: response)
+        }
+
+        /// Offers the final response (not a redirect Osprey will follow) to the download sink, if
+        /// any; false stops the transfer when the sink refuses it with an error.
+        private func beginSink(for response: HTTPURLResponse) -> Bool {
+            guard let sink = original.downloadSink, !willFollow(response) else { return true }
+            do {
+                sinking = try sink.begin(response)
+                sinkBegun = true
+                return true
+            } catch {
+                failure = error as? APIError ?? .transport(underlying: error, context: context)
+                return false
+            }
+        }
+
+        /// Whether Osprey will follow this response to another hop.
+        private func willFollow(_ response: HTTPURLResponse) -> Bool {
+            guard case .follow = original.redirectPolicy else { return false }
+            return [301, 302, 303, 307, 308].contains(response.statusCode)
+                && response.value(forHTTPHeaderField: "Location") != nil
         }
 
         /// Body bytes arrived (decoded): false stops the transfer at the size limit.
         func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            data.append(contentsOf: bytes)
-            if let limit = original.maximumResponseBytes, data.count > limit {
-                failure = .responseTooLarge(limit: limit, context: context)
-                return false
+            bodyBytes += Int64(bytes.count)
+            if sinking, let sink = original.downloadSink {
+                if let limit = sink.maximumBytes, bodyBytes > limit {
+                    failure = .responseTooLarge(limit: Int(clamping: limit), context: context)
+                    return false
+                }
+                do {
+                    // Gathered into large writes by the sink; the loop waits for the disk here.
+                    try sink.write(Data(bytes))
+                } catch {
+                    failure = .fileFailed(
+                        reason: "could not write the download", underlying: error, context: context)
+                    return false
+                }
+            } else {
+                data.append(contentsOf: bytes)
+                if let limit = original.maximumResponseBytes, data.count > limit {
+                    failure = .responseTooLarge(limit: limit, context: context)
+                    return false
+                }
             }
-            original.progress?(.download, Int64(data.count), bodyLength)
+            guard let response, !willFollow(response) else { return true }
+            let offset = sinking ? original.downloadSink?.startOffset ?? 0 : 0
+            original.progress?(.download, offset + bodyBytes, bodyLength.map { offset + $0 })
             return true
         }
 

@@ -18,6 +18,8 @@
                 url.lowercased().hasPrefix("https:") ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_PRIVATE), context))
+            errorBuffer[0] = 0
+            try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_ERRORBUFFER), errorBuffer))
             try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_WRITEFUNCTION), curlWrite))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_WRITEDATA), context))
             try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_HEADERFUNCTION), curlHeader))

@@ -30,6 +30,18 @@
         var response: HTTPURLResponse?
         var bodyLength: Int64?
         var data = Data()
+        /// Body bytes of this hop, in memory or written to the download sink.
+        var bodyBytes: Int64 = 0
+        /// Whether this hop's body goes to the download sink, and whether the sink was begun (and
+        /// so must be ended or abandoned).
+        var sinking = false
+        var sinkBegun = false
+        /// libcurl's own words on a failure (CURL_ERROR_SIZE bytes), kept for as long as the handle.
+        let errorBuffer: UnsafeMutablePointer<CChar> = {
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+            buffer.initialize(repeating: 0, count: 256)
+            return buffer
+        }()
         /// Set by a callback that stopped the transfer (the size limit, a framing error): what it
         /// ends with, whatever libcurl reports.
         var failure: APIError?
@@ -61,6 +73,7 @@
                 release()
                 ccurl_easy_cleanup(handle)
             }
+            errorBuffer.deallocate()
         }
 
         // MARK: Starting and ending (on the loop)
@@ -103,9 +116,21 @@
                 return finish(
                     .failure(.transport(underlying: URLError(.badServerResponse), context: context)))
             }
-            if let length = bodyLength, Int64(data.count) < length {
+            if let length = bodyLength, bodyBytes < length {
                 return finish(
                     .failure(.transport(underlying: URLError(.networkConnectionLost), context: context)))
+            }
+            if sinking, let sink = original.downloadSink {
+                do {
+                    try sink.end()
+                    sinkBegun = false
+                } catch {
+                    return finish(
+                        .failure(
+                            .fileFailed(
+                                reason: "could not finish the download", underlying: error, context: context))
+                    )
+                }
             }
             guard case .follow(let limit) = original.redirectPolicy else { return finish(.success(response)) }
             switch RedirectRules.decide(
@@ -147,12 +172,20 @@
         }
 
         private func finish(_ outcome: Result<HTTPURLResponse, APIError>) {
-            settle(outcome.map { TransportResponse(response: $0, data: data, request: request) })
+            settle(
+                outcome.map {
+                    TransportResponse(response: $0, data: data, request: request, bodyWentToSink: sinking)
+                })
             dispose()
         }
 
-        /// The transfer ended: its handle is cleaned up here, on the loop, and never used again.
+        /// The transfer ended: its handle is cleaned up here, on the loop, and never used again; a
+        /// download that did not end well leaves its partial file to the sink.
         private func dispose() {
+            if sinkBegun {
+                sinkBegun = false
+                original.downloadSink?.abandon()
+            }
             release()
             guard !disposed else { return }
             disposed = true
@@ -184,7 +217,9 @@
                 case 18, 55, 56: .networkConnectionLost  // partial file, send, receive errors
                 default: .badServerResponse
                 }
-            let description = "libcurl: \(CurlLibrary.describe(code)) (\(code))"
+            let details = String(cString: errorBuffer)
+            let description =
+                "libcurl: \(CurlLibrary.describe(code)) (\(code))" + (details.isEmpty ? "" : ": \(details)")
             return .transport(
                 underlying: URLError(urlCode, userInfo: [NSLocalizedDescriptionKey: description]),
                 context: context)
