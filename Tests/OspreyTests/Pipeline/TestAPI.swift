@@ -50,7 +50,9 @@ extension Promise {
 enum TestTransport {
     static func make() -> (any HTTPTransport)? {
         #if os(Linux)
-            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" { return CurlTransport() }
+            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" {
+                return CurlTransport()
+            }
         #endif
         return nil
     }
