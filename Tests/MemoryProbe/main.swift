@@ -34,7 +34,14 @@ final class ProbeAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         baseURL = "http://127.0.0.1:\(port)"
         var configuration = APIConfiguration()
         configuration.maximumResponseBytes = limit
-        super.init(responseParser: JSONParser(), configuration: configuration)
+        // The transport the tests run on (`OSPREY_TEST_TRANSPORT=curl`: the libcurl transport).
+        var transport: (any HTTPTransport)?
+        #if os(Linux)
+            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" {
+                transport = CurlTransport()
+            }
+        #endif
+        super.init(responseParser: JSONParser(), transport: transport, configuration: configuration)
         responseQueue = DispatchQueue(label: "probe.response")
     }
 }
