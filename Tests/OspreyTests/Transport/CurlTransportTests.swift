@@ -231,5 +231,49 @@
             }
             #expect(server.requests.count == 200)
         }
+
+        @Test(
+            "a download's writer takes bytes until 2 MiB wait for the disk, then asks for a pause, and resumes once written"
+        )
+        func diskBackpressure() async throws {
+            let sink = HeldSink()
+            let resumed = Locked(0)
+            let writer = CurlDiskWriter(
+                sink: sink, resume: { resumed.withLock { $0 += 1 } },
+                fail: { _ in Issue.record("no failure expected") })
+            let chunk = [UInt8](repeating: 0x61, count: 1 << 20)
+            let taken = chunk.withUnsafeBytes { bytes in (0..<3).map { _ in writer.offer(bytes) } }
+            #expect(taken == [true, true, false])
+            #expect(resumed.withLock { $0 } == 0)
+            sink.release()
+            let ended: (any Error)? = await withCheckedContinuation { done in
+                writer.finish { done.resume(returning: $0) }
+            }
+            #expect(ended == nil)
+            #expect(sink.written.withLock { $0 } == 2 << 20)
+            #expect(resumed.withLock { $0 } == 1)
+        }
+    }
+
+    /// A download sink whose writes wait until the test releases them: a disk that is slow.
+    private final class HeldSink: DownloadSink, @unchecked Sendable {
+        // @unchecked: `gate` is a semaphore and `written` is locked.
+        let startOffset: Int64 = 0
+        let maximumBytes: Int64? = nil
+        let written = Locked(0)
+        private let gate = DispatchSemaphore(value: 0)
+
+        func begin(_ response: HTTPURLResponse) throws -> Bool { true }
+
+        func write(_ data: Data) throws {
+            gate.wait()
+            gate.signal()
+            written.withLock { $0 += data.count }
+        }
+
+        func end() throws {}
+        func abandon() {}
+
+        func release() { gate.signal() }
     }
 #endif

@@ -5,11 +5,16 @@
     // libcurl's callbacks, as C function pointers: each finds its transfer through the context
     // pointer (unretained: the loop holds the transfer while its handle is in the multi handle).
 
-    /// Body bytes (decoded): kept, unless they pass the size limit (0 stops the transfer).
+    /// Body bytes (decoded): kept, or left for later while the disk catches up (a pause), or
+    /// refused at the size limit (0 stops the transfer).
     let curlWrite: ccurl_data_callback = { bytes, size, count, context in
         guard let bytes, let context else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.received(UnsafeRawBufferPointer(start: bytes, count: size * count)) ? size * count : 0
+        switch transfer.received(UnsafeRawBufferPointer(start: bytes, count: size * count)) {
+        case .taken: return size * count
+        case .pause: return Int(CCURL_WRITEFUNC_PAUSE)
+        case .stop: return 0
+        }
     }
 
     /// One header line, the status line included.
@@ -47,6 +52,7 @@
             data = Data()
             bodyBytes = 0
             sinking = false
+            writer = nil
             failure = nil
             movedBytes = 0
             lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -130,6 +136,24 @@
             do {
                 sinking = try sink.begin(response)
                 sinkBegun = true
+                if sinking {
+                    writer = CurlDiskWriter(
+                        sink: sink,
+                        resume: { [weak self, weak loop] in
+                            if let self { loop?.submit(.resume(self)) }
+                        },
+                        fail: { [weak self, weak loop] error in
+                            guard let self else { return }
+                            loop?.submit(
+                                .stop(
+                                    self,
+                                    {
+                                        .fileFailed(
+                                            reason: "could not write the download", underlying: error,
+                                            context: $0)
+                                    }))
+                        })
+                }
                 return true
             } catch {
                 failure = error as? APIError ?? .transport(underlying: error, context: context)
@@ -144,34 +168,36 @@
                 && response.value(forHTTPHeaderField: "Location") != nil
         }
 
-        /// Body bytes arrived (decoded): false stops the transfer at the size limit.
-        func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        /// What became of a piece of the body.
+        enum Received {
+            case taken
+            /// Not taken: libcurl offers it again once the transfer is unpaused.
+            case pause
+            case stop
+        }
+
+        /// Body bytes arrived (decoded).
+        func received(_ bytes: UnsafeRawBufferPointer) -> Received {
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            bodyBytes += Int64(bytes.count)
-            if sinking, let sink = original.downloadSink {
-                if let limit = sink.maximumBytes, bodyBytes > limit {
+            if sinking, let writer {
+                if let limit = original.downloadSink?.maximumBytes, bodyBytes + Int64(bytes.count) > limit {
                     failure = .responseTooLarge(limit: Int(clamping: limit), context: context)
-                    return false
+                    return .stop
                 }
-                do {
-                    // Gathered into large writes by the sink; the loop waits for the disk here.
-                    try sink.write(Data(bytes))
-                } catch {
-                    failure = .fileFailed(
-                        reason: "could not write the download", underlying: error, context: context)
-                    return false
-                }
+                guard writer.offer(bytes) else { return .pause }
+                bodyBytes += Int64(bytes.count)
             } else {
+                bodyBytes += Int64(bytes.count)
                 data.append(contentsOf: bytes)
                 if let limit = original.maximumResponseBytes, data.count > limit {
                     failure = .responseTooLarge(limit: limit, context: context)
-                    return false
+                    return .stop
                 }
             }
-            guard let response, !willFollow(response) else { return true }
+            guard let response, !willFollow(response) else { return .taken }
             let offset = sinking ? original.downloadSink?.startOffset ?? 0 : 0
             original.progress?(.download, offset + bodyBytes, bodyLength.map { offset + $0 })
-            return true
+            return .taken
         }
 
         /// Bytes moved, as libcurl counts them.

@@ -16,7 +16,7 @@
         let original: TransportRequest
         private let resolver: Resolver<TransportResponse>
         private let delivery: DispatchQueue
-        private weak var loop: CurlLoop?
+        private(set) weak var loop: CurlLoop?
 
         private(set) var request: URLRequest
         private var redirects = 0
@@ -36,6 +36,8 @@
         /// so must be ended or abandoned).
         var sinking = false
         var sinkBegun = false
+        /// Writes a sinking body to disk off the loop.
+        var writer: CurlDiskWriter?
         /// libcurl's own words on a failure (CURL_ERROR_SIZE bytes), kept for as long as the handle.
         let errorBuffer: UnsafeMutablePointer<CChar> = {
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
@@ -120,17 +122,26 @@
                 return finish(
                     .failure(.transport(underlying: URLError(.networkConnectionLost), context: context)))
             }
-            if sinking, let sink = original.downloadSink {
-                do {
-                    try sink.end()
-                    sinkBegun = false
-                } catch {
-                    return finish(
-                        .failure(
-                            .fileFailed(
-                                reason: "could not finish the download", underlying: error, context: context))
-                    )
+            if sinking, let writer {
+                // A body on disk is delivered once the writer has written it all and ended the sink.
+                sinkBegun = false
+                let delivered = TransportResponse(
+                    response: response, data: data, request: request, bodyWentToSink: true)
+                let context = context
+                dispose()
+                writer.finish { [self] error in
+                    if let error {
+                        settle(
+                            .failure(
+                                .fileFailed(
+                                    reason: "could not finish the download", underlying: error,
+                                    context: context)
+                            ))
+                    } else {
+                        settle(.success(delivered))
+                    }
                 }
+                return
             }
             guard case .follow(let limit) = original.redirectPolicy else { return finish(.success(response)) }
             switch RedirectRules.decide(
@@ -184,7 +195,7 @@
         private func dispose() {
             if sinkBegun {
                 sinkBegun = false
-                original.downloadSink?.abandon()
+                if let writer { writer.abandon() } else { original.downloadSink?.abandon() }
             }
             release()
             guard !disposed else { return }
@@ -192,7 +203,7 @@
             ccurl_easy_cleanup(handle)
         }
 
-        private func settle(_ outcome: Result<TransportResponse, APIError>) {
+        func settle(_ outcome: Result<TransportResponse, APIError>) {
             let resolver = resolver
             delivery.async {
                 switch outcome {
