@@ -31,9 +31,14 @@ struct DownloadWorkload {
         let url = server.url("/download").absoluteString
 
         // Alternating runs, raw first, so that both see the same page cache and disk state.
-        var results: [String: [(seconds: Double, peak: Int)]] = ["raw": [], "osprey": []]
+        var results: [String: [(seconds: Double, peak: Int)]] = ["raw": [], "osprey": [], "curl": []]
+        #if os(Linux)
+            let kinds = ["raw", "osprey", "curl"]
+        #else
+            let kinds = ["raw", "osprey"]
+        #endif
         for run in 0..<repetitions {
-            for kind in ["raw", "osprey"] {
+            for kind in kinds {
                 let file = folder.appendingPathComponent("\(kind)-\(run).bin")
                 guard let result = try Self.child(kind, url: url, file: file) else {
                     return ["\(kind) download failed"]
@@ -50,6 +55,17 @@ struct DownloadWorkload {
         let peak = results["osprey"]!.map(\.peak).max() ?? 0
         let rawPeak = results["raw"]!.map(\.peak).max() ?? 0
         let mebibytes = Double(count * Self.chunk.count) / 1_048_576
+        var curlLines: [String] = []
+        if let curl = results["curl"], !curl.isEmpty {
+            let seconds = median(curl.map(\.seconds))
+            let curlRatios = zip(results["raw"]!, curl).map { $0.seconds / $1.seconds }
+            curlLines.append(
+                String(
+                    format:
+                        "  on CurlTransport: %.2f s (%.0f MiB/s), %.0f %% of raw; peak RSS %.1f MiB (target < 64 MiB)",
+                    seconds, mebibytes / seconds, 100 * median(curlRatios),
+                    Double(curl.map(\.peak).max() ?? 0) / 1_048_576))
+        }
         return [
             String(
                 format:
@@ -61,7 +77,7 @@ struct DownloadWorkload {
                     "  throughput %.0f %% of raw (median of back-to-back pairs, target >= 100 %%); peak RSS of the "
                     + "downloading process %.1f MiB (target < 64 MiB; raw downloadTask's %.1f MiB)",
                 100 * median(ratios), Double(peak) / 1_048_576, Double(rawPeak) / 1_048_576),
-        ]
+        ] + curlLines
     }
 
     /// Runs one download in a child process: its time and peak resident memory, or nil.
@@ -85,8 +101,8 @@ struct DownloadWorkload {
     /// The child's side: downloads `url` to `file` once and prints the seconds and peak bytes.
     static func runChild(kind: String, url: String, file: URL) -> Int32 {
         final class DownloadAPI: AbstractAPI, @unchecked Sendable {
-            init() {
-                super.init(responseParser: JSONParser())
+            init(transport: (any HTTPTransport)? = nil) {
+                super.init(responseParser: JSONParser(), transport: transport)
                 responseQueue = DispatchQueue(label: "bench.download.response")
                 configuration.timeout = 120
             }
@@ -104,7 +120,11 @@ struct DownloadWorkload {
             }.resume()
             done.wait()
         } else {
-            let api = DownloadAPI()
+            var transport: (any HTTPTransport)?
+            #if os(Linux)
+                if kind == "curl" { transport = CurlTransport() }
+            #endif
+            let api = DownloadAPI(transport: transport)
             let download = api.download(route: .get(url), to: file)
             download.finally(in: .global()) { done.signal() }
             done.wait()
