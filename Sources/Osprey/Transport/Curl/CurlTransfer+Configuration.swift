@@ -17,6 +17,7 @@
                 CCURLOPT_HTTP_VERSION,
                 url.lowercased().hasPrefix("https:") ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
+            if let trustedCertificates { try set(CCURLOPT_CAINFO, string: trustedCertificates.path) }
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_PRIVATE), context))
             errorBuffer[0] = 0
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_ERRORBUFFER), errorBuffer))

@@ -17,6 +17,8 @@
         private let resolver: Resolver<TransportResponse>
         private let delivery: DispatchQueue
         private(set) weak var loop: CurlLoop?
+        /// See ``CurlTransport/init(trustedCertificates:)``.
+        let trustedCertificates: URL?
 
         private(set) var request: URLRequest
         private var redirects = 0
@@ -55,9 +57,10 @@
 
         init?(
             _ request: TransportRequest, resolver: Resolver<TransportResponse>, delivery: DispatchQueue,
-            loop: CurlLoop
+            loop: CurlLoop, trustedCertificates: URL? = nil
         ) {
             guard let handle = ccurl_easy_init() else { return nil }
+            self.trustedCertificates = trustedCertificates
             self.handle = handle
             original = request
             self.request = request.urlRequest

@@ -15,10 +15,17 @@
         /// Where promises settle: never the loop's thread (see ``CurlTransfer``).
         private let delivery = DispatchQueue(label: "osprey.curl.delivery")
 
+        /// A certificate file (PEM) trusted besides the system's store, for private CAs and tests.
+        private let trustedCertificates: URL?
+
         /// A transport, or nil when libcurl cannot be loaded (``CurlLibrary/loadError`` says why).
-        package init?() {
+        /// - Parameter trustedCertificates: A PEM file of CA certificates to trust. It becomes
+        ///   libcurl's CA file; its CA folder (`/etc/ssl/certs` in Debian's build) still applies, so
+        ///   the system's authorities stay trusted there.
+        package init?(trustedCertificates: URL? = nil) {
             guard let loop = CurlLoop() else { return nil }
             self.loop = loop
+            self.trustedCertificates = trustedCertificates
         }
 
         deinit {
@@ -27,7 +34,10 @@
 
         package func send(_ request: TransportRequest) -> Promise<TransportResponse> {
             let (promise, resolver) = Promise<TransportResponse>.pending()
-            guard let transfer = CurlTransfer(request, resolver: resolver, delivery: delivery, loop: loop)
+            guard
+                let transfer = CurlTransfer(
+                    request, resolver: resolver, delivery: delivery, loop: loop,
+                    trustedCertificates: trustedCertificates)
             else {
                 resolver.reject(
                     APIError.transport(

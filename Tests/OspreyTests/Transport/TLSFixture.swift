@@ -1,0 +1,134 @@
+#if os(Linux)
+    import Foundation
+
+    /// Certificates made at test time with the `openssl` command line (a CA, a certificate for
+    /// `localhost` signed by it, and an expired one), and HTTPS servers run by python3's standard
+    /// library with them. Everything lives in a temporary folder, removed by ``stop()``.
+    final class TLSFixture {
+        let folder: URL
+        private var servers: [Process] = []
+
+        var authority: URL { folder.appendingPathComponent("ca.pem") }
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "osprey-tls-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "subjectAltName=DNS:localhost\n".write(
+                to: folder.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
+            try Self.write(server: folder.appendingPathComponent("server.py"))
+            try run(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+                    "-days", "2",
+                    "-subj", "/CN=Osprey Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+                    "-addext", "keyUsage=critical,keyCertSign",
+                ])
+            try run(
+                "openssl",
+                [
+                    "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+                    "-subj", "/CN=localhost",
+                ])
+            for (name, days) in [("server.pem", "2"), ("expired.pem", "-1")] {
+                try run(
+                    "openssl",
+                    [
+                        "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                        "-CAcreateserial",
+                        "-out", name, "-days", days, "-extfile", "ext.cnf",
+                    ])
+            }
+        }
+
+        /// Starts an HTTPS server on a free port with the certificate `name` (`server.pem` or
+        /// `expired.pem`); `/redirect` answers 302 to `redirect`, anything else echoes the path
+        /// and the Authorization header as JSON. Returns the port.
+        func startServer(certificate name: String, redirect: String = "/") throws -> Int {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "server.py", name, "server.key", redirect]
+            process.currentDirectoryURL = folder
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            servers.append(process)
+            // The server prints its port once it listens.
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let more = output.fileHandleForReading.availableData
+                guard !more.isEmpty else { break }
+                line.append(more)
+            }
+            guard
+                let port = Int(
+                    String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            else { throw CocoaError(.fileReadCorruptFile) }
+            return port
+        }
+
+        func stop() {
+            for server in servers where server.isRunning {
+                // SIGKILL: the child may have inherited a signal mask that blocks SIGTERM.
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        private func run(_ tool: String, _ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [tool] + arguments
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw CocoaError(
+                    .executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed"])
+            }
+        }
+
+        private static func write(server file: URL) throws {
+            let script = """
+                import http.server, json, ssl, sys
+
+                certificate, key, location = sys.argv[1], sys.argv[2], sys.argv[3]
+
+                class Handler(http.server.BaseHTTPRequestHandler):
+                    protocol_version = "HTTP/1.1"
+
+                    def do_GET(self):
+                        if self.path == "/redirect":
+                            self.send_response(302)
+                            self.send_header("Location", location)
+                            self.send_header("Content-Length", "0")
+                            self.end_headers()
+                            return
+                        body = json.dumps({"path": self.path, "authorization": self.headers.get("Authorization")})
+                        body = body.encode()
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+
+                    def log_message(self, *arguments):
+                        pass
+
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(certificate, key)
+                server.socket = context.wrap_socket(server.socket, server_side=True)
+                print(server.server_address[1], flush=True)
+                server.serve_forever()
+
+                """
+            try script.write(to: file, atomically: true, encoding: .utf8)
+        }
+    }
+#endif
