@@ -6,14 +6,6 @@ import Foundation
 
 /// Bodies that go to a ``DownloadSink`` instead of memory.
 extension Exchange {
-    /// Whether the exchange will follow this response to another hop (its body is not the
-    /// answer: it is neither reported as progress nor written to a download).
-    func willFollow(_ response: HTTPURLResponse) -> Bool {
-        guard case .follow = original.redirectPolicy else { return false }
-        return [301, 302, 303, 307, 308].contains(response.statusCode)
-            && response.value(forHTTPHeaderField: "Location") != nil
-    }
-
     /// Offers the final response to the sink; true when that ended the exchange.
     func beginSink(_ sink: any DownloadSink, for response: HTTPURLResponse) -> Bool {
         do {

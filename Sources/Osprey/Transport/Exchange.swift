@@ -204,12 +204,12 @@ final class Exchange: Sendable {
     // MARK: Delegate events
 
     func received(_ response: HTTPURLResponse) {
-        let isFinal = !willFollow(response)
+        let isFinal = !original.willFollow(response)
         let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
             state.lastActivity = .now()
             state.isFinalResponse = isFinal
-            let verdict = self.verdict(on: response, method: state.request.httpMethod)
+            let verdict = self.original.framingVerdict(on: response, method: state.request.httpMethod)
             if case .accept(let length?) = verdict {
                 state.bodyLength = length
             }
@@ -291,7 +291,7 @@ final class Exchange: Sendable {
             }
             // The head came without a didReceive(response) (the Basic-challenge path): check it here.
             state.response = response
-            let verdict = self.verdict(on: response, method: state.request.httpMethod)
+            let verdict = self.original.framingVerdict(on: response, method: state.request.httpMethod)
             if case .accept(let length) = verdict { state.bodyLength = length }
             return (state, verdict)
         }

@@ -101,30 +101,20 @@
                     headerFields: fields)
             else { return true }
             self.response = response
-            let headers = FramingHeaders(response)
-            let encoded = headers.contentEncoding.map { $0 != "identity" } ?? false
-            let hasBody = request.httpMethod != "HEAD" && statusLine.code != 204 && statusLine.code != 304
-            switch ResponseFraming(headers) {
+            switch original.framingVerdict(on: response, method: request.httpMethod) {
             case .invalid(let reason):
                 failure = .transport(underlying: ResponseFraming.error(reason: reason), context: context)
                 return false
-            case .impossible:
-                failure = .responseTooLarge(limit: original.maximumResponseBytes ?? Int.max, context: context)
+            case .tooLarge:
+                failure = .responseTooLarge(limit: original.tooLargeLimit, context: context)
                 return false
-            case .length(let length) where !encoded && hasBody:
-                // A download's successful body goes to disk, under the sink's own limit.
-                let toDisk = original.downloadSink != nil && (200..<300).contains(statusLine.code)
-                let limit =
-                    toDisk
-                    ? original.downloadSink?.maximumBytes : original.maximumResponseBytes.map(Int64.init)
-                if let limit, length > limit {
-                    failure = .responseTooLarge(limit: Int(clamping: limit), context: context)
-                    return false
-                }
+            case .accept(let length):
                 bodyLength = length
-                if !toDisk { data.reserveCapacity(Int(min(length, 8 << 20))) }
-            case .length, .unknown:
-                bodyLength = hasBody ? nil : 0
+                // Room for a body held in memory up front; capped, the header is only the server's word.
+                if let length, original.downloadSink == nil {
+                    data.reserveCapacity(
+                        Int(min(length, Int64(original.maximumResponseBytes ?? 8 << 20), 8 << 20)))
+                }
             }
             return beginSink(for: response)
         }
@@ -132,7 +122,7 @@
         /// Offers the final response (not a redirect Osprey will follow) to the download sink, if
         /// any; false stops the transfer when the sink refuses it with an error.
         private func beginSink(for response: HTTPURLResponse) -> Bool {
-            guard let sink = original.downloadSink, !willFollow(response) else { return true }
+            guard let sink = original.downloadSink, !original.willFollow(response) else { return true }
             do {
                 sinking = try sink.begin(response)
                 sinkBegun = true
@@ -161,13 +151,6 @@
             }
         }
 
-        /// Whether Osprey will follow this response to another hop.
-        private func willFollow(_ response: HTTPURLResponse) -> Bool {
-            guard case .follow = original.redirectPolicy else { return false }
-            return [301, 302, 303, 307, 308].contains(response.statusCode)
-                && response.value(forHTTPHeaderField: "Location") != nil
-        }
-
         /// What became of a piece of the body.
         enum Received {
             case taken
@@ -194,7 +177,7 @@
                     return .stop
                 }
             }
-            guard let response, !willFollow(response) else { return .taken }
+            guard let response, !original.willFollow(response) else { return .taken }
             let offset = sinking ? original.downloadSink?.startOffset ?? 0 : 0
             original.progress?(.download, offset + bodyBytes, bodyLength.map { offset + $0 })
             return .taken

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a response's framing allows, before any of its body is read: strict framing (RFC 9112
+/// §6.3) and the size limit, when the declared length is of the decoded bytes.
+enum FramingVerdict {
+    /// Go on; the body length when it is known and not compressed.
+    case accept(bodyLength: Int64?)
+    case invalid(reason: String)
+    case tooLarge
+}
+
+/// The rules every transport applies to a response's head, written once.
+extension TransportRequest {
+    /// The verdict on a response's head, for a request sent with `method`.
+    func framingVerdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
+        // A compressed body's Content-Length says nothing about its decoded size.
+        let headers = FramingHeaders(response)
+        let encoded = headers.contentEncoding.map { $0 != "identity" } ?? false
+        let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
+        switch ResponseFraming(headers) {
+        case .invalid(let reason):
+            return .invalid(reason: reason)
+        case .impossible:
+            return .tooLarge
+        case .length(let length) where !encoded && hasBody:
+            if let limit = bodyLimit(for: response), length > limit { return .tooLarge }
+            return .accept(bodyLength: length)
+        case .length, .unknown:
+            return .accept(bodyLength: hasBody ? nil : 0)
+        }
+    }
+
+    /// The most body bytes allowed for `response`: a download's successful body goes to disk,
+    /// under the sink's own limit; anything else is held in memory, under the response limit.
+    func bodyLimit(for response: HTTPURLResponse) -> Int64? {
+        let toDisk = downloadSink != nil && (200..<300).contains(response.statusCode)
+        return toDisk ? downloadSink?.maximumBytes : maximumResponseBytes.map(Int64.init)
+    }
+
+    /// The error a `.tooLarge` verdict fails with.
+    var tooLargeLimit: Int {
+        downloadSink?.maximumBytes.map { Int(clamping: $0) } ?? maximumResponseBytes ?? Int.max
+    }
+
+    /// Whether the transport will follow this response to another hop (its body is not the
+    /// answer: it is neither reported as progress nor written to a download).
+    func willFollow(_ response: HTTPURLResponse) -> Bool {
+        guard case .follow = redirectPolicy else { return false }
+        return [301, 302, 303, 307, 308].contains(response.statusCode)
+            && response.value(forHTTPHeaderField: "Location") != nil
+    }
+}
