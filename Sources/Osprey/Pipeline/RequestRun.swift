@@ -35,6 +35,8 @@ final class RequestRun<Value: Sendable>: Sendable {
     private let built: URLRequest
     private let bodyFile: RequestDraft.BodyFile?
     private let idleTimeout: TimeInterval?
+    /// The configuration's deadline, as applied (see `effectiveTimeout`).
+    private let deadline: TimeInterval?
     private let started = DispatchTime.now()
     private let state: Locked<State>
     private let progress: ProgressChannel
@@ -57,7 +59,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         self.configuration = configuration
         built = request
         self.bodyFile = bodyFile
-        self.idleTimeout = idleTimeout
+        self.idleTimeout = effectiveTimeout(idleTimeout)
+        deadline = effectiveTimeout(configuration.deadline)
         self.progress = progress
         self.download = download
         state = Locked(State(request: request))
@@ -75,7 +78,7 @@ final class RequestRun<Value: Sendable>: Sendable {
                 api.requestQueue.async { self.notifyProgress(report) }
             }
         }
-        if let deadline = configuration.deadline {
+        if let deadline {
             // Weak: a finished run need not live until its deadline.
             api.requestQueue.asyncAfter(deadline: started + deadline) { [weak self] in self?.expire() }
         }
@@ -120,7 +123,7 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// download asks only for the bytes it does not have yet.
     private func send(_ adapted: URLRequest) {
         let request = download?.prepare(adapted) ?? adapted
-        let remaining = configuration.deadline.map { $0 - elapsed }
+        let remaining = deadline.map { $0 - elapsed }
         if let remaining, remaining <= 0 {
             return finish(
                 request: request, response: nil, .failure(.timedOut(context: .init(request: request))))
@@ -261,8 +264,10 @@ final class RequestRun<Value: Sendable>: Sendable {
             let proposed = policy.retryDelay(
                 after: error, earlier: earlier, request: request, attempt: number)
         else { return nil }
+        // A delay that cannot be waited for (infinite, NaN) gives up like one past the deadline.
+        guard proposed.isFinite else { return nil }
         let delay = max(0, proposed)
-        if let deadline = configuration.deadline, elapsed + delay >= deadline { return nil }
+        if let deadline, elapsed + delay >= deadline { return nil }
         return delay
     }
 

@@ -71,7 +71,7 @@ final class Exchange: Sendable {
         // URLSession's own timer truncates fractions on Linux; ours fires first and exactly.
         // Without an idle timeout, URLSession's must not fire either: a year stands for none
         // (FoundationNetworking turns the interval into whole milliseconds, so no infinity).
-        request.timeoutInterval = original.idleTimeout.map { $0.rounded(.up) + 1 } ?? Self.noTimeout
+        request.timeoutInterval = idleTimeout.map { $0.rounded(.up) + 1 } ?? Self.noTimeout
         // A body file is uploaded from disk; a redirect that turned the request into a GET has
         // dropped its body, and with it the file.
         let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
@@ -114,10 +114,10 @@ final class Exchange: Sendable {
 
     /// Starts the idle and total timers.
     func startTimers() {
-        if let deadline = original.deadline {
+        if let deadline = effectiveTimeout(original.deadline) {
             timers.asyncAfter(deadline: .now() + deadline) { [weak self] in self?.timeOut() }
         }
-        if let idle = original.idleTimeout { scheduleIdleCheck(after: idle) }
+        if let idle = idleTimeout { scheduleIdleCheck(after: idle) }
     }
 
     /// Cancels the network work; the promise is already cancelled. Returns at once: it may run
@@ -145,6 +145,9 @@ final class Exchange: Sendable {
         }
     }
 
+    /// The request's idle timeout, as applied (see `effectiveTimeout`).
+    private var idleTimeout: TimeInterval? { effectiveTimeout(original.idleTimeout) }
+
     /// URLSession's timeout when Osprey sets none.
     static let noTimeout: TimeInterval = 365 * 24 * 3600
 
@@ -164,7 +167,7 @@ final class Exchange: Sendable {
 
     private func scheduleIdleCheck(after delay: TimeInterval) {
         timers.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, let idle = original.idleTimeout else { return }
+            guard let self, let idle = idleTimeout else { return }
             let (finished, task) = state.withLock { ($0.isFinished, $0.task) }
             guard !finished else { return }
             // Bytes the session has moved but whose callbacks still wait on a busy delegate

@@ -118,6 +118,19 @@ struct RetryTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test("a policy that asks to wait for ever (infinity, NaN) gives up instead of hanging")
+    func endlessWait() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("GET", "/busy") { _ in .text("busy", status: 503) }
+        for delay in [TimeInterval.infinity, .nan] {
+            let (api, _) = api(server, policy: FixedDelayPolicy(delay: delay))
+            let busy: Promise<Data> = api.request(route: api.get(endpoint: "/busy"))
+            #expect(await busy.apiError?.statusCode == 503)
+        }
+        #expect(server.requests.count == 2)
+    }
+
     @Test("a refused connection is retried per the policy, then fails as a transport error")
     func connectionRefused() async throws {
         let server = try LoopbackServer()
@@ -288,4 +301,11 @@ private struct AskingPolicy: RetryPolicy {
         asked.withLock { $0.append(name) }
         return StandardRetryPolicy.immediate().retryDelay(after: error, request: request, attempt: attempt)
     }
+}
+
+/// Always asks for the same delay.
+private struct FixedDelayPolicy: RetryPolicy {
+    let delay: TimeInterval
+
+    func retryDelay(after error: APIError, request: URLRequest, attempt: Int) -> TimeInterval? { delay }
 }

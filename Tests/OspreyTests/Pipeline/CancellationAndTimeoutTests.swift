@@ -8,6 +8,20 @@ import Testing
 /// 1,000-request test would otherwise compete with them for the machine's two cores.
 @Suite("Pipeline: cancellation, timeouts, concurrency", .serialized)
 struct CancellationAndTimeoutTests {
+    @Test("infinite or huge timeouts and deadlines mean none, and never trap")
+    func infiniteTimeouts() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/ok") { _ in .json("[1]") }
+        let api = TestAPI(server)
+        for value in [TimeInterval.infinity, .greatestFiniteMagnitude, 1e300] {
+            api.configuration.timeout = value
+            api.configuration.deadline = value
+            let answer: [Int] = try await api.request(route: api.get(endpoint: "/ok")).value
+            #expect(answer == [1])
+        }
+    }
+
     @Test("cancel before the request starts: nothing reaches the server")
     func cancelBeforeStart() async throws {
         let server = try LoopbackServer()

@@ -211,6 +211,23 @@
             }
         }
 
+        @Test("infinite or huge timeouts and deadlines mean none, and never trap")
+        func infiniteTimeouts() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/ok") { _ in .json("[1]") }
+            let api = try api(server)
+            for value in [TimeInterval.infinity, .greatestFiniteMagnitude, 1e300] {
+                api.configuration.timeout = value
+                api.configuration.deadline = value
+                let answer: [Int] = try await api.request(route: api.get(endpoint: "/ok")).value
+                #expect(answer == [1])
+            }
+            #expect(CurlTransfer.nanoseconds(-5) == 0)
+            #expect(CurlTransfer.nanoseconds(.nan) == 0)
+            #expect(CurlTransfer.nanoseconds(1.5) == 1_500_000_000)
+        }
+
         @Test("200 requests, 16 at a time, all answered once and correctly")
         func concurrent() async throws {
             let server = try LoopbackServer()

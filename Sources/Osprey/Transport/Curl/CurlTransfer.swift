@@ -171,13 +171,20 @@
 
         /// The error the transfer's timers call for at `now`, if any.
         func timeoutError(at now: UInt64) -> CurlLoop.APIErrorMaker? {
-            if let deadline = original.deadline, now >= started + UInt64(max(0, deadline) * 1e9) {
+            if let deadline = original.deadline, now >= started &+ Self.nanoseconds(deadline) {
                 return { .timedOut(context: $0) }
             }
-            if let idle = original.idleTimeout, now >= lastActivity + UInt64(max(0, idle) * 1e9) {
+            if let idle = original.idleTimeout, now >= lastActivity &+ Self.nanoseconds(idle) {
                 return { .timedOut(context: $0) }
             }
             return nil
+        }
+
+        /// Seconds as nanoseconds, clamped to 0 ... 100 years (an infinite or absurd timeout is none
+        /// in practice, and must not trap).
+        static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+            guard seconds.isFinite else { return seconds > 0 ? 100 * 365 * 86_400 * 1_000_000_000 : 0 }
+            return UInt64(min(max(0, seconds), 100 * 365 * 86_400) * 1e9)
         }
 
         /// Undoes a pause (the consumer caught up).
