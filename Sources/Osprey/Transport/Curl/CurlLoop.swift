@@ -11,7 +11,6 @@
         private var transfers: [OpaquePointer: CurlTransfer] = [:]
         private let inbox = Locked<[Command]>([])
         private let finished = Locked(false)
-        private var thread: Thread?
 
         enum Command {
             case start(CurlTransfer)
@@ -26,9 +25,10 @@
         init?() {
             guard CurlLibrary.isAvailable, let multi = ccurl_multi_init() else { return nil }
             self.multi = multi
+            // The thread keeps the loop until `run` returns (after a shut-down): the loop keeps no
+            // reference back to it, so the two are freed then.
             let thread = Thread { [self] in run() }
             thread.name = "osprey.curl"
-            self.thread = thread
             thread.start()
         }
 
