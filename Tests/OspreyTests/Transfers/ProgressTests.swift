@@ -269,10 +269,16 @@ struct ProgressTests {
             var fraction = 0.0
         }
         let screen = Screen()
-        let data: Data = try await api.request(route: api.get(endpoint: "/file"))
-            .onProgress(in: .main) { @MainActor progress in screen.fraction = progress.fractionCompleted ?? 0
-            }
-            .value
+        // The request queue is held until the handler is added: a fast transport could otherwise
+        // finish the request before this (main) thread gets to add it.
+        let gate = DispatchSemaphore(value: 0)
+        api.requestQueueForTesting.async(flags: .barrier) { gate.wait() }
+        let request: Promise<Data> = api.request(route: api.get(endpoint: "/file"))
+        let reported = request.onProgress(in: .main) { @MainActor progress in
+            screen.fraction = progress.fractionCompleted ?? 0
+        }
+        gate.signal()
+        let data = try await reported.value
         #expect(data == body)
         // The last report was queued on the main queue before the promise settled.
         await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
