@@ -46,7 +46,7 @@ func run(productNamed name: String, arguments: [String] = []) throws -> (Int32, 
 }
 
 /// Where SwiftPM put the package's executables: beside the test bundle.
-private func productsFolder() -> URL {
+func productsFolder() -> URL {
     #if os(Linux)
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     #else

@@ -35,10 +35,8 @@ struct HostileMemoryTests {
 
     /// Runs the probe and decodes its report.
     private static func run(_ scenario: String, limit: Int) throws -> Report {
-        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
         let process = Process()
-        process.executableURL = folder.appendingPathComponent("OspreyMemoryProbe")
+        process.executableURL = productsFolder().appendingPathComponent("OspreyMemoryProbe")
         process.arguments = [scenario, String(limit)]
         let output = Pipe()
         process.standardOutput = output
