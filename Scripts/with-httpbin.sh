@@ -3,8 +3,10 @@
 #
 #   Scripts/with-httpbin.sh swift test
 #
-# Installs the pinned packages into .venv-httpbin/ on first use, starts gunicorn on a free port,
-# exports HTTPBIN_URL (http://127.0.0.1:PORT) to the command, and always stops the server by PID.
+# Installs the pinned packages into .build/httpbin-venv/ on first use, starts gunicorn on a free
+# port, exports HTTPBIN_URL (http://127.0.0.1:PORT) to the command, and always stops the server
+# by PID. It also exports OSPREY_HYPERCORN, the path of an HTTP/2 server (Hypercorn, from the
+# same requirements) that the HTTP/2 tests start themselves.
 # Exits with the command's status.
 set -euo pipefail
 
@@ -55,6 +57,7 @@ for _ in $(seq 1 300); do
 done
 
 export HTTPBIN_URL="http://127.0.0.1:$port"
+export OSPREY_HYPERCORN="$venv/bin/hypercorn"
 echo "with-httpbin: httpbin at $HTTPBIN_URL (pid $server_pid)" >&2
 set +e
 "$@"

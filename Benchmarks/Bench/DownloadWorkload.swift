@@ -120,9 +120,10 @@ struct DownloadWorkload {
             }.resume()
             done.wait()
         } else {
-            var transport: (any HTTPTransport)?
+            // "osprey" is URLSessionTransport, named: Linux's default is libcurl.
+            var transport: any HTTPTransport = URLSessionTransport()
             #if os(Linux)
-                if kind == "curl" { transport = CurlTransport() }
+                if kind == "curl", let curl = CurlTransport() { transport = curl }
             #endif
             let api = DownloadAPI(transport: transport)
             let download = api.download(route: .get(url), to: file)

@@ -33,7 +33,8 @@ struct UploadWorkload {
             let baseURL: String
             init(baseURL: String) {
                 self.baseURL = baseURL
-                super.init(responseParser: JSONParser())
+                // Against raw URLSession, on URLSessionTransport (Linux's default is libcurl).
+                super.init(responseParser: JSONParser(), transport: URLSessionTransport())
                 responseQueue = DispatchQueue(label: "bench.upload.response")
                 configuration.timeout = 120
             }

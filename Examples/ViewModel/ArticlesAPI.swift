@@ -20,7 +20,7 @@ public final class ArticlesAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     /// Creates a client.
     /// - Parameters:
     ///   - baseURL: Where the API is.
-    ///   - transport: Sends the requests; a `URLSessionTransport` when nil, a `MockTransport`
+    ///   - transport: Sends the requests; the default transport when nil, a `MockTransport`
     ///     in tests.
     public init(baseURL: String, transport: (any HTTPTransport)? = nil) {
         self.baseURL = baseURL

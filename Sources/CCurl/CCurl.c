@@ -18,9 +18,19 @@ struct ccurl_message {
     } data;
 };
 
+// The start of libcurl's curl_version_info_data, as every version since 7.10 lays it out.
+struct ccurl_version_info {
+    int age;
+    const char *version;
+    unsigned int version_num;
+    const char *host;
+    int features;
+};
+
 static struct {
     int (*global_init)(long flags);
     const char *(*version)(void);
+    struct ccurl_version_info *(*version_info)(int age);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *);
     void (*easy_reset)(void *);
@@ -30,6 +40,7 @@ static struct {
     const char *(*easy_strerror)(int);
     void *(*multi_init)(void);
     int (*multi_cleanup)(void *);
+    int (*multi_setopt)(void *, int, ...);
     int (*multi_add_handle)(void *, void *);
     int (*multi_remove_handle)(void *, void *);
     int (*multi_perform)(void *, int *);
@@ -61,6 +72,7 @@ static void load(void) {
     }
     FIND(global_init, "curl_global_init");
     FIND(version, "curl_version");
+    FIND(version_info, "curl_version_info");
     FIND(easy_init, "curl_easy_init");
     FIND(easy_cleanup, "curl_easy_cleanup");
     FIND(easy_reset, "curl_easy_reset");
@@ -70,6 +82,7 @@ static void load(void) {
     FIND(easy_strerror, "curl_easy_strerror");
     FIND(multi_init, "curl_multi_init");
     FIND(multi_cleanup, "curl_multi_cleanup");
+    FIND(multi_setopt, "curl_multi_setopt");
     FIND(multi_add_handle, "curl_multi_add_handle");
     FIND(multi_remove_handle, "curl_multi_remove_handle");
     FIND(multi_perform, "curl_multi_perform");
@@ -94,6 +107,12 @@ int ccurl_load(void) {
 const char *ccurl_load_error(void) { return ccurl_load() == 0 ? NULL : load_error; }
 
 const char *ccurl_version(void) { return ccurl_load() == 0 ? curl.version() : NULL; }
+
+int ccurl_features(void) {
+    if (ccurl_load() != 0) return 0;
+    struct ccurl_version_info *info = curl.version_info(0);  // CURLVERSION_FIRST: features is there
+    return info == NULL ? 0 : info->features;
+}
 
 ccurl_easy *ccurl_easy_init(void) { return ccurl_load() == 0 ? curl.easy_init() : NULL; }
 
@@ -138,6 +157,10 @@ const char *ccurl_easy_strerror(int code) { return ccurl_load() == 0 ? curl.easy
 ccurl_multi *ccurl_multi_init(void) { return ccurl_load() == 0 ? curl.multi_init() : NULL; }
 
 int ccurl_multi_cleanup(ccurl_multi *multi) { return ccurl_load() == 0 ? curl.multi_cleanup(multi) : -1; }
+
+int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value) {
+    return ccurl_load() == 0 ? curl.multi_setopt(multi, option, value) : -1;
+}
 
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) {
     return ccurl_load() == 0 ? curl.multi_add_handle(multi, easy) : -1;
@@ -185,6 +208,7 @@ void ccurl_slist_free_all(ccurl_slist *list) {
 int ccurl_load(void) { return -1; }
 const char *ccurl_load_error(void) { return "the curl transport is for Linux"; }
 const char *ccurl_version(void) { return NULL; }
+int ccurl_features(void) { return 0; }
 ccurl_easy *ccurl_easy_init(void) { return NULL; }
 void ccurl_easy_cleanup(ccurl_easy *easy) { (void)easy; }
 void ccurl_easy_reset(ccurl_easy *easy) { (void)easy; }
@@ -198,6 +222,7 @@ int ccurl_easy_pause(ccurl_easy *easy, int bits) { (void)easy; (void)bits; retur
 const char *ccurl_easy_strerror(int code) { (void)code; return "libcurl not loaded"; }
 ccurl_multi *ccurl_multi_init(void) { return NULL; }
 int ccurl_multi_cleanup(ccurl_multi *multi) { (void)multi; return -1; }
+int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value) { (void)multi; (void)option; (void)value; return -1; }
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) { (void)multi; (void)easy; return -1; }
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) { (void)multi; (void)easy; return -1; }
 int ccurl_multi_perform(ccurl_multi *multi, int *running) { (void)multi; (void)running; return -1; }

@@ -34,13 +34,10 @@ final class ProbeAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         baseURL = "http://127.0.0.1:\(port)"
         var configuration = APIConfiguration()
         configuration.maximumResponseBytes = limit
-        // The transport the tests run on (`OSPREY_TEST_TRANSPORT=curl`: the libcurl transport).
-        var transport: (any HTTPTransport)?
-        #if os(Linux)
-            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" {
-                transport = CurlTransport()
-            }
-        #endif
+        // The transport the tests run on (the default, or `OSPREY_TEST_TRANSPORT=urlsession`).
+        let transport: (any HTTPTransport)? =
+            ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "urlsession"
+            ? URLSessionTransport() : nil
         super.init(responseParser: JSONParser(), transport: transport, configuration: configuration)
         responseQueue = DispatchQueue(label: "probe.response")
     }

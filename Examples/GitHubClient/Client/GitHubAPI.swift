@@ -22,7 +22,7 @@ public final class GitHubAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     ///   - baseURL: Where the API is.
     ///   - token: A personal access token, sent as `Authorization: Bearer …` (only to
     ///     `baseURL`'s origin: the client never leaves it, pagination links included).
-    ///   - transport: Sends the requests; a `URLSessionTransport` when nil, a `MockTransport`
+    ///   - transport: Sends the requests; the default transport when nil, a `MockTransport`
     ///     in tests.
     public init(
         baseURL: String = "https://api.github.com", token: String? = nil,

@@ -23,11 +23,19 @@ int ccurl_load(void);
 const char *ccurl_load_error(void);
 /// libcurl's version text, such as "libcurl/7.88.1 OpenSSL/3.0.15 …", or NULL.
 const char *ccurl_version(void);
+/// libcurl's feature bits (curl_version_info's `features`), or 0 when it is not loaded.
+int ccurl_features(void);
+
+// Feature bits (CURL_VERSION_*).
+enum {
+    CCURL_VERSION_HTTP2 = 1 << 16,
+};
 
 // Options (CURLoption).
 enum {
     CCURLOPT_WRITEDATA = 10001,
     CCURLOPT_URL = 10002,
+    CCURLOPT_PROXY = 10004,
     CCURLOPT_READDATA = 10009,
     CCURLOPT_ERRORBUFFER = 10010,
     CCURLOPT_WRITEFUNCTION = 20011,
@@ -49,10 +57,17 @@ enum {
     CCURLOPT_NOSIGNAL = 99,
     CCURLOPT_ACCEPT_ENCODING = 10102,
     CCURLOPT_PRIVATE = 10103,
+    CCURLOPT_NOPROXY = 10177,
     CCURLOPT_INFILESIZE_LARGE = 30115,
     CCURLOPT_POSTFIELDSIZE_LARGE = 30120,
     CCURLOPT_XFERINFOFUNCTION = 20219,
     CCURLOPT_EXPECT_100_TIMEOUT_MS = 227,
+    CCURLOPT_PIPEWAIT = 237,
+};
+
+// Multi handle options (CURLMoption).
+enum {
+    CCURLMOPT_MAX_HOST_CONNECTIONS = 7,
 };
 
 // Information (CURLINFO).
@@ -96,6 +111,7 @@ const char *ccurl_easy_strerror(int code);
 
 ccurl_multi *ccurl_multi_init(void);
 int ccurl_multi_cleanup(ccurl_multi *multi);
+int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value);
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy);
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy);
 int ccurl_multi_perform(ccurl_multi *multi, int *running);

@@ -20,7 +20,8 @@ public struct Provider: Sendable {
     public var baseURL: String
     /// Default headers, timeouts, limits, adapters, retries and monitors.
     public var configuration: APIConfiguration
-    /// Sends requests; each client makes its own ``URLSessionTransport`` when nil.
+    /// Sends requests; each client makes its own default transport when nil (see
+    /// ``AbstractAPI/init(responseParser:transport:configuration:)``).
     public var transport: (any HTTPTransport)?
     /// Run on every request before it is encoded, in order.
     public var modifiers: [any RequestModifier]
@@ -30,7 +31,7 @@ public struct Provider: Sendable {
     /// A provider.
     /// - Parameters:
     ///   - baseURL: The URL every path is joined to.
-    ///   - transport: Sends requests; a new ``URLSessionTransport`` per client when nil.
+    ///   - transport: Sends requests; a new default transport per client when nil.
     ///   - configuration: Default headers, timeouts, limits, adapters, retries and monitors.
     ///   - modifiers: Change every request before it is encoded.
     ///   - interceptors: Wrap every exchange.
@@ -71,10 +72,10 @@ public struct Provider: Sendable {
         RequestBuilder(baseURL: baseURL, method: method, path: path, modifiers: modifiers)
     }
 
-    /// The transport a client uses: the provider's (or a new ``URLSessionTransport``), wrapped
+    /// The transport a client uses: the provider's (or a new default one), wrapped
     /// in the interceptors.
     public func makeTransport() -> (any HTTPTransport)? {
         guard !interceptors.isEmpty else { return transport }
-        return InterceptingTransport(base: transport ?? URLSessionTransport(), interceptors: interceptors)
+        return InterceptingTransport(base: transport ?? DefaultTransport.make(), interceptors: interceptors)
     }
 }

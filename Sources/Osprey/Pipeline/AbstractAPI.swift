@@ -46,7 +46,9 @@ open class AbstractAPI: @unchecked Sendable {
     /// Creates an API client.
     /// - Parameters:
     ///   - responseParser: Decodes bodies, such as `JSONParser()`.
-    ///   - transport: Sends requests; a new ``URLSessionTransport`` by default.
+    ///   - transport: Sends requests. By default a new ``CurlTransport`` on Linux (or a
+    ///     ``URLSessionTransport`` where libcurl cannot be loaded, which Osprey reports once on
+    ///     standard error) and a new ``URLSessionTransport`` on Apple platforms.
     ///   - configuration: Default headers, timeouts, limits and validation.
     public init(
         responseParser: any ResponseParser,
@@ -54,7 +56,7 @@ open class AbstractAPI: @unchecked Sendable {
         configuration: APIConfiguration = APIConfiguration()
     ) {
         self.responseParser = responseParser
-        self.transport = transport ?? URLSessionTransport()
+        self.transport = transport ?? DefaultTransport.make()
         settings = Locked(
             Settings(responseQueue: Self.makeDefaultResponseQueue(), configuration: configuration))
     }

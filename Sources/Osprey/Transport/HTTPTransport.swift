@@ -6,7 +6,8 @@ import Promises
 #endif
 
 /// Sends one request and delivers its final response: the seam between the pipeline and the
-/// network. ``URLSessionTransport`` is the default; tests can substitute their own.
+/// network. ``CurlTransport`` is the default on Linux and ``URLSessionTransport`` on Apple
+/// platforms; tests can substitute their own (OspreyTesting's `MockTransport`).
 ///
 /// The returned promise is fulfilled with the final response whatever its status (status
 /// validation is the pipeline's job), rejected with an ``APIError`` for transport failures,

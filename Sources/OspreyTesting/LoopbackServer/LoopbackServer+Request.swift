@@ -5,7 +5,8 @@ extension LoopbackServer {
     public struct Request: Sendable {
         /// The method token from the request line.
         public let method: String
-        /// The request target from the request line, still percent-encoded (`/a%20b?x=1`).
+        /// The request target from the request line, still percent-encoded (`/a%20b?x=1`); a
+        /// client talking to the server as a proxy sends the absolute form (`http://host/a?x=1`).
         public let target: String
         /// The protocol version from the request line (`HTTP/1.1`).
         public let version: String
@@ -23,15 +24,25 @@ extension LoopbackServer {
         /// Values captured by `:name` segments of the matched route, percent-decoded.
         public internal(set) var pathParameters: [String: String] = [:]
 
-        /// The target's path, still percent-encoded.
+        /// The target's path, still percent-encoded; for an absolute-form target (a request to
+        /// a proxy), the path after its authority, so that routes match either form.
         public var path: String {
-            String(target.prefix { $0 != "?" && $0 != "#" })
+            String(originForm.prefix { $0 != "?" && $0 != "#" })
         }
 
         /// The target's query string without the `?`, still percent-encoded; nil without a `?`.
         public var query: String? {
-            guard let mark = target.firstIndex(of: "?") else { return nil }
-            return String(target[target.index(after: mark)...].prefix { $0 != "#" })
+            guard let mark = originForm.firstIndex(of: "?") else { return nil }
+            return String(originForm[originForm.index(after: mark)...].prefix { $0 != "#" })
+        }
+
+        /// The target as path and query: an absolute-form target (`http://host:1/a?b`, RFC 9112
+        /// section 3.2.2) loses its scheme and authority; any other form is kept as it is.
+        private var originForm: Substring {
+            guard let schemeEnd = target.range(of: "://"), !target.hasPrefix("/") else { return target[...] }
+            let authority = target[schemeEnd.upperBound...]
+            guard let slash = authority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+            return authority[slash] == "?" ? Substring("/" + authority[slash...]) : authority[slash...]
         }
 
         /// The query as decoded name/value pairs, in order. `+` stays `+` (RFC 3986, not HTML forms).

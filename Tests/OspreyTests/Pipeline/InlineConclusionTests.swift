@@ -34,6 +34,13 @@ struct InlineConclusionTests {
         return api
     }
 
+    /// A small body, answered after a moment: a response the transport completes before the
+    /// pipeline has attached to its promise (a fast server, a busy machine) is finished on the
+    /// request queue, where the pipeline already is, and these tests look at the other case.
+    private static func smallAnswer(_ json: String) -> LoopbackServer.Response {
+        .json(json).delayingHead(by: 0.2)
+    }
+
     private func fetch(_ api: TestAPI, _ path: String) async throws -> [Int] {
         try await api.request(route: api.get(endpoint: path)).value
     }
@@ -42,7 +49,7 @@ struct InlineConclusionTests {
     func smallInlineLargeHops() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("/small") { _ in .json("[1, 2, 3]") }
+        server.route("/small") { _ in Self.smallAnswer("[1, 2, 3]") }
         let large = "[" + Array(repeating: "1", count: 40_000).joined(separator: ",") + "]"
         server.route("/large") { _ in .json(large) }
         let parser = WhereParser()
@@ -80,7 +87,7 @@ struct InlineConclusionTests {
     func slowParserMovesOff() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("/small") { _ in .json("[1]") }
+        server.route("/small") { _ in Self.smallAnswer("[1]") }
         // Slower than InlineConclusion.slowWork.
         let parser = WhereParser(delay: 0.005)
         let api = makeAPI(server, parser: parser)

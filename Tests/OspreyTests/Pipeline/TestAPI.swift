@@ -45,15 +45,24 @@ extension Promise {
     }
 }
 
-/// The transport the pipeline tests use unless they pass one: `URLSessionTransport`, or the
-/// libcurl transport when `OSPREY_TEST_TRANSPORT=curl` (Linux).
+/// The transport the pipeline tests use unless they pass one: the library's default (the
+/// libcurl transport on Linux), or `URLSessionTransport` when `OSPREY_TEST_TRANSPORT=urlsession`.
+/// CI runs every suite both ways.
 enum TestTransport {
     static func make() -> (any HTTPTransport)? {
+        switch ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] {
+        case "urlsession": URLSessionTransport()
+        case "curl": CurlTransport()
+        default: nil
+        }
+    }
+
+    /// Whether the tests run on `URLSessionTransport` (to name what differs between the two).
+    static var isURLSession: Bool {
         #if os(Linux)
-            if ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "curl" {
-                return CurlTransport()
-            }
+            ProcessInfo.processInfo.environment["OSPREY_TEST_TRANSPORT"] == "urlsession"
+        #else
+            true
         #endif
-        return nil
     }
 }

@@ -5,8 +5,8 @@
 
     @testable import Osprey
 
-    /// The libcurl transport (work in progress, issue 16) through the whole pipeline, against the
-    /// loopback server.
+    /// The libcurl transport through the whole pipeline, against the loopback server. (The whole
+    /// suite runs on it too: it is the default on Linux.)
     @Suite("Transport: CurlTransport")
     struct CurlTransportTests {
         private func api(_ server: LoopbackServer, parser: any ResponseParser = JSONParser()) throws
@@ -20,6 +20,27 @@
         func loads() {
             #expect(CurlLibrary.isAvailable)
             #expect(CurlLibrary.version?.hasPrefix("libcurl/") == true, "\(CurlLibrary.version ?? "nil")")
+            #expect(CurlTransport.unavailableReason == nil)
+            #expect(CurlTransport.libraryVersion == CurlLibrary.version)
+        }
+
+        @Test("an API given no transport uses CurlTransport on Linux")
+        func isTheDefault() {
+            let api = AbstractAPI(responseParser: JSONParser())
+            #expect(api.transport is CurlTransport)
+        }
+
+        /// The README's `RepositoriesAPI`, as written there.
+        final class RepositoriesAPI: AbstractAPI, @unchecked Sendable {}
+
+        @Test("the README's choices of transport: URLSession, or libcurl trusting a CA file too")
+        func readmeChoices() {
+            let api = RepositoriesAPI(responseParser: JSONParser(), transport: URLSessionTransport())
+            let company = CurlTransport(trustedCertificates: URL(fileURLWithPath: "/etc/company/ca.pem"))
+            let companyAPI = RepositoriesAPI(
+                responseParser: JSONParser(), transport: company ?? URLSessionTransport())
+            #expect(api.transport is URLSessionTransport)
+            #expect(companyAPI.transport is CurlTransport)
         }
 
         @Test("GET decodes JSON; the request carries the API's headers and no body")
@@ -183,6 +204,53 @@
             #expect((Int(count) ?? 0) > content.count)
             let received = try #require(server.requests.first?.body)
             #expect(received.range(of: content) != nil)
+        }
+
+        @Test(
+            "no more than maximumConnectionsPerHost connections to one host; other requests wait their turn")
+        func connectionLimit() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("GET", "/slow/:n") { request in
+                .json("[\(request.pathParameters["n"]!)]").delayingHead(by: 0.05)
+            }
+            let transport = try #require(CurlTransport(maximumConnectionsPerHost: 3))
+            let api = TestAPI(server, transport: transport)
+            let promises = (0..<24).map { n -> Promise<[Int]> in
+                api.request(route: api.get(endpoint: "/slow/\(n)"))
+            }
+            let answers = try await Promise.all(promises).value
+            #expect(answers == (0..<24).map { [$0] })
+            let connections = Set(server.requests.map(\.connectionID))
+            #expect((1...3).contains(connections.count), "\(connections.count) connections")
+        }
+
+        /// Sends bytes as they are.
+        final class RawBodyParameters: BaseParameters, @unchecked Sendable {
+            let body: Data
+            init(_ body: Data) {
+                self.body = body
+                super.init()
+            }
+            override func encode(into draft: inout RequestDraft) throws { draft.body = body }
+        }
+
+        @Test(
+            "bodies of 1 MiB or more are sent with Expect: 100-continue, smaller ones at once",
+            arguments: [(64 << 10, false), ((1 << 20) - 1, false), (1 << 20, true), (3 << 20, true)])
+        func expectContinue(size: Int, expects: Bool) async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/upload") { request in .text("\(request.body.count)") }
+            let api = try api(server)
+            let body = patternedData(count: size)
+            let count: String = try await api.request(
+                route: api.post(endpoint: "/upload"), parameters: RawBodyParameters(body)
+            ).value
+            #expect(count == "\(size)")
+            let sent = try #require(server.requests.first)
+            #expect(sent.body == body)
+            #expect((sent.value(forHeader: "Expect") == "100-continue") == expects)
         }
 
         @Test("400 requests, 16 at a time, every other one cancelled at once: the others all succeed")

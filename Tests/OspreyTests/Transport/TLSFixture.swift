@@ -69,6 +69,53 @@
             return port
         }
 
+        /// The HTTP/2 server the tests start (Hypercorn, installed beside httpbin by
+        /// Scripts/with-httpbin.sh), or nil when the tests run without it.
+        static var hypercorn: String? { ProcessInfo.processInfo.environment["OSPREY_HYPERCORN"] }
+
+        /// Starts Hypercorn over TLS (`server.pem`, ALPN offering `h2` and `http/1.1`) with an
+        /// app that answers `{"version": …, "path": …, "client": …}`: the HTTP version the
+        /// server saw, and the client's port (which tells connections apart).
+        /// Returns the port.
+        func startHTTP2Server() throws -> Int {
+            guard let hypercorn = Self.hypercorn else { throw CocoaError(.executableNotLoadable) }
+            try """
+            import json
+
+            async def app(scope, receive, send):
+                if scope["type"] != "http":
+                    return
+                body = json.dumps({"version": scope["http_version"], "path": scope["path"],
+                                   "client": scope["client"][1]}).encode()
+                await send({"type": "http.response.start", "status": 200, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+
+            """.write(to: folder.appendingPathComponent("h2app.py"), atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: hypercorn)
+            process.arguments = [
+                "--certfile", "server.pem", "--keyfile", "server.key", "--bind", "127.0.0.1:0", "h2app:app",
+            ]
+            process.currentDirectoryURL = folder
+            let output = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = output
+            try process.run()
+            servers.append(process)
+            // Hypercorn logs "Running on https://127.0.0.1:PORT (CTRL + C to quit)" once it listens.
+            var log = ""
+            while !log.contains("(CTRL") {
+                let more = output.fileHandleForReading.availableData
+                guard !more.isEmpty else { break }
+                log += String(decoding: more, as: UTF8.self)
+            }
+            guard let range = log.range(of: "https://127.0.0.1:"),
+                let port = Int(log[range.upperBound...].prefix { $0.isNumber })
+            else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: log]) }
+            return port
+        }
+
         func stop() {
             for server in servers where server.isRunning {
                 // SIGKILL: the child may have inherited a signal mask that blocks SIGTERM.

@@ -22,9 +22,12 @@
         /// Makes the error a stopped transfer fails with, from its context.
         typealias APIErrorMaker = @Sendable (APIError.Context) -> APIError
 
-        init?() {
+        /// - Parameter maximumConnectionsPerHost: More transfers to one host wait for a connection.
+        init?(maximumConnectionsPerHost: Int) {
             guard CurlLibrary.isAvailable, let multi = ccurl_multi_init() else { return nil }
             self.multi = multi
+            ccurl_multi_setopt_long(
+                multi, Int32(CCURLMOPT_MAX_HOST_CONNECTIONS), max(1, maximumConnectionsPerHost))
             // The thread keeps the loop until `run` returns (after a shut-down): the loop keeps no
             // reference back to it, so the two are freed then.
             let thread = Thread { [self] in run() }

@@ -21,8 +21,8 @@
     let curlHeader: ccurl_data_callback = { bytes, size, count, context in
         guard let bytes, let context else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: size * count), as: UTF8.self)
-        return transfer.receivedHeader(line) ? size * count : 0
+        return transfer.receivedHeader(UnsafeRawBufferPointer(start: bytes, count: size * count))
+            ? size * count : 0
     }
 
     /// Bytes moved so far: activity for the idle timeout, and upload progress.
@@ -58,27 +58,35 @@
             lastActivity = DispatchTime.now().uptimeNanoseconds
         }
 
-        /// A header line arrived: a head that comes slowly is activity too.
-        func receivedHeader(_ line: String) -> Bool {
+        /// A header line arrived, with its line end: a head that comes slowly is activity too.
+        /// Read as bytes: this runs for every line of every response.
+        func receivedHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            let trimmed = line.trimmingCharacters(in: .newlines)
-            if trimmed.hasPrefix("HTTP/") {
-                // A new status line: an interim 1xx response is forgotten.
-                let parts = trimmed.split(separator: " ", maxSplits: 2)
-                guard parts.count >= 2, let code = Int(parts[1]) else {
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+            let line = bytes[..<end]
+            guard !line.isEmpty else { return endOfHead() }
+            if line.starts(with: "HTTP/".utf8) {
+                // A new status line ("HTTP/1.1 200 OK", "HTTP/2 200"): an interim 1xx response
+                // is forgotten.
+                let version = line.prefix { $0 != 0x20 }
+                let code = line[version.endIndex...].drop { $0 == 0x20 }.prefix { $0 != 0x20 }
+                guard let code = Int(String(decoding: code, as: UTF8.self)) else {
                     failure = .transport(
                         underlying: ResponseFraming.error(reason: "status line"), context: context)
                     return false
                 }
-                statusLine = (String(parts[0]), code)
+                statusLine = (String(decoding: version, as: UTF8.self), code)
                 headerFields = []
                 return true
             }
-            guard !trimmed.isEmpty else { return endOfHead() }
-            guard let colon = trimmed.firstIndex(of: ":") else { return true }  // obsolete folding: ignored
-            let name = String(trimmed[..<colon])
-            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: [" ", "\t"])
-            headerFields.append((name, value))
+            // A line without a colon (obsolete folding) is ignored.
+            guard let colon = line.firstIndex(of: 0x3A) else { return true }
+            let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+            var value = line[(colon + 1)...].drop(while: isBlank)
+            while let last = value.last, isBlank(last) { value = value.dropLast() }
+            headerFields.append(
+                (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self)))
             return true
         }
 
@@ -86,11 +94,15 @@
         private func endOfHead() -> Bool {
             guard let statusLine, statusLine.code >= 200 else { return true }
             var fields: [String: String] = [:]
+            // The first spelling of each name, by its lower-case form.
+            var spellings: [String: String] = [:]
             for (name, value) in headerFields {
                 // Repeated fields are joined, as FoundationNetworking does.
-                if let key = fields.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-                    fields[key] = "\(fields[key]!), \(value)"
+                let folded = name.lowercased()
+                if let key = spellings[folded] {
+                    fields[key, default: ""] += ", " + value
                 } else {
+                    spellings[folded] = name
                     fields[name] = value
                 }
             }

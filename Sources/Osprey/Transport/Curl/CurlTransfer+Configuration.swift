@@ -13,11 +13,18 @@
             try set(CCURLOPT_URL, string: url)
             try set(CCURLOPT_NOSIGNAL, 1)
             try set(CCURLOPT_FOLLOWLOCATION, 0)
-            try set(
-                CCURLOPT_HTTP_VERSION,
-                url.lowercased().hasPrefix("https:") ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
+            let isSecure = url.lowercased().hasPrefix("https:")
+            try set(CCURLOPT_HTTP_VERSION, isSecure ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
+            // Over TLS, wait for a connection being set up rather than open another: it may turn
+            // out to be HTTP/2, which carries every request to its host at once.
+            if isSecure && CurlLibrary.supportsHTTP2 { try set(CCURLOPT_PIPEWAIT, 1) }
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
-            if let trustedCertificates { try set(CCURLOPT_CAINFO, string: trustedCertificates.path) }
+            if let trustedCertificates = settings.trustedCertificates {
+                try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
+            }
+            // Set even when empty: "" means no proxy, where libcurl would read the environment.
+            try set(CCURLOPT_PROXY, string: request.url.flatMap(settings.proxies.proxy(for:)) ?? "")
+            if let noProxy = settings.proxies.noProxy { try set(CCURLOPT_NOPROXY, string: noProxy) }
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_PRIVATE), context))
             errorBuffer[0] = 0
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_ERRORBUFFER), errorBuffer))
@@ -29,11 +36,19 @@
             try check(
                 ccurl_easy_setopt_progress_callback(handle, Int32(CCURLOPT_XFERINFOFUNCTION), curlProgress))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_XFERINFODATA), context))
-            try configureMethodAndBody()
+            let uploadSize = try configureMethodAndBody()
             var list: OpaquePointer?
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            var lines = (request.allHTTPHeaderFields ?? [:]).map { name, value in
                 // "Name;" is libcurl's way to send a header with an empty value.
-                let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+                value.isEmpty ? "\(name);" : "\(name): \(value)"
+            }
+            // `Expect: 100-continue` for large bodies only, at one threshold whatever libcurl's
+            // version would choose (7.88: over 1 MiB); a server that ignores it costs a second's
+            // wait. "Expect:" tells libcurl to send none.
+            if let uploadSize, request.value(forHTTPHeaderField: "Expect") == nil {
+                lines.append(uploadSize < Self.expectContinueThreshold ? "Expect:" : "Expect: 100-continue")
+            }
+            for line in lines {
                 guard let appended = ccurl_slist_append(list, line) else { throw URLError(.unknown) }
                 list = appended
             }
@@ -45,7 +60,12 @@
             resetResponse()
         }
 
-        private func configureMethodAndBody() throws {
+        /// The smallest body sent with `Expect: 100-continue`.
+        static let expectContinueThreshold: Int64 = 1 << 20
+
+        /// Sets the method and the body; returns the body's size (nil when there is none, or
+        /// when a file's size is unknown).
+        private func configureMethodAndBody() throws -> Int64? {
             let method = request.httpMethod ?? "GET"
             let hasFile = original.bodyFileURL != nil && method != "GET" && method != "HEAD"
             let body = request.httpBody ?? Data()
@@ -59,14 +79,15 @@
                     // A body goes as a POST's, under the request's own method.
                     try set(CCURLOPT_POST, 1)
                     if method != "POST" { try set(CCURLOPT_CUSTOMREQUEST, string: method) }
-                    try configureBody(body, fromFile: hasFile ? original.bodyFileURL : nil)
+                    return try configureBody(body, fromFile: hasFile ? original.bodyFileURL : nil)
                 } else {
                     try set(CCURLOPT_CUSTOMREQUEST, string: method)
                 }
             }
+            return nil
         }
 
-        private func configureBody(_ body: Data, fromFile file: URL?) throws {
+        private func configureBody(_ body: Data, fromFile file: URL?) throws -> Int64? {
             if let file {
                 guard let stream = fopen(file.path, "rb") else {
                     throw APIError.fileFailed(
@@ -81,7 +102,7 @@
                 try check(
                     ccurl_easy_setopt_pointer(
                         handle, Int32(CCURLOPT_READDATA), Unmanaged.passUnretained(self).toOpaque()))
-                return
+                return size
             }
             // libcurl reads the body from this copy until the hop ends.
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, body.count), alignment: 1)
@@ -90,6 +111,7 @@
             try check(
                 ccurl_easy_setopt_offset(handle, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), Int64(body.count)))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_POSTFIELDS), copy.baseAddress))
+            return Int64(body.count)
         }
 
         private func set(_ option: Int, _ value: Int) throws {

@@ -17,8 +17,15 @@
         private let resolver: Resolver<TransportResponse>
         private let delivery: DispatchQueue
         private(set) weak var loop: CurlLoop?
-        /// See ``CurlTransport/init(trustedCertificates:)``.
-        let trustedCertificates: URL?
+        /// The transport's options.
+        let settings: Settings
+
+        /// A ``CurlTransport``'s options, which every transfer applies.
+        struct Settings: Sendable {
+            /// See ``CurlTransport/init(trustedCertificates:)``.
+            var trustedCertificates: URL?
+            var proxies = ProxySettings()
+        }
 
         private(set) var request: URLRequest
         private var redirects = 0
@@ -57,10 +64,10 @@
 
         init?(
             _ request: TransportRequest, resolver: Resolver<TransportResponse>, delivery: DispatchQueue,
-            loop: CurlLoop, trustedCertificates: URL? = nil
+            loop: CurlLoop, settings: Settings = Settings()
         ) {
             guard let handle = ccurl_easy_init() else { return nil }
-            self.trustedCertificates = trustedCertificates
+            self.settings = settings
             self.handle = handle
             original = request
             self.request = request.urlRequest

@@ -3,41 +3,72 @@
     import Foundation
     import Promises
 
-    /// An ``HTTPTransport`` on libcurl's multi interface (Linux): one thread runs every transfer,
-    /// reusing connections, without FoundationNetworking's layers in between.
+    /// An ``HTTPTransport`` on libcurl's multi interface, the default on Linux: one thread runs
+    /// every transfer of the transport, reusing connections, without FoundationNetworking's
+    /// layers in between (about three times raw `URLSession`'s throughput for small requests).
     ///
-    /// Work in progress (issue 16): not yet public, not the default, and not yet on par with
-    /// ``URLSessionTransport`` (downloads to disk, backpressure and TLS options are missing).
-    /// Osprey follows redirects itself by the same rules, applies the size limit to decoded
-    /// bytes as they arrive, and times transfers out from the loop.
-    package final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue {
+    /// libcurl is loaded at run time (`libcurl.so.4`, which FoundationNetworking links too), so
+    /// there is nothing to install. It keeps ``URLSessionTransport``'s contract: Osprey follows
+    /// redirects itself by the same rules, the size limit counts decoded bytes as they arrive
+    /// (a compression bomb stops at the limit), a download to disk pauses the transfer while
+    /// the disk catches up, and the idle timeout also sees a head that drips in slowly. TLS uses
+    /// the system's trust store, plus a CA file of your own; HTTP/2 is used over TLS when the
+    /// library and the server support it. Proxies come from the environment (`http_proxy`,
+    /// `https_proxy`, `all_proxy`, `no_proxy`), as for `URLSession` on Linux.
+    ///
+    /// On Apple platforms libcurl is not used: the initialiser returns nil and
+    /// ``unavailableReason`` says why.
+    public final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue {
         private let loop: CurlLoop
         /// Where promises settle: never the loop's thread (see ``CurlTransfer``).
         private let delivery = DispatchQueue(label: "osprey.curl.delivery")
+        private let settings: CurlTransfer.Settings
 
-        /// A certificate file (PEM) trusted besides the system's store, for private CAs and tests.
-        private let trustedCertificates: URL?
+        /// A transport, or nil when libcurl cannot be loaded (``unavailableReason`` says why).
+        /// - Parameters:
+        ///   - trustedCertificates: A PEM file of CA certificates to trust besides the system's:
+        ///     it becomes libcurl's CA file, and the system's CA folder (`/etc/ssl/certs` in
+        ///     Debian's build) still applies.
+        ///   - maximumConnectionsPerHost: How many connections to one host the transport opens
+        ///     at most (URLSession's default is 6); more requests wait for one to be free.
+        public convenience init?(trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16) {
+            self.init(
+                trustedCertificates: trustedCertificates,
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                environment: ProcessInfo.processInfo.environment)
+        }
 
-        /// A transport, or nil when libcurl cannot be loaded (``CurlLibrary/loadError`` says why).
-        /// - Parameter trustedCertificates: A PEM file of CA certificates to trust. It becomes
-        ///   libcurl's CA file; its CA folder (`/etc/ssl/certs` in Debian's build) still applies, so
-        ///   the system's authorities stay trusted there.
-        package init?(trustedCertificates: URL? = nil) {
-            guard let loop = CurlLoop() else { return nil }
+        /// A transport whose proxies come from `environment` instead of the process's (tests).
+        package init?(
+            trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
+            environment: [String: String]
+        ) {
+            guard let loop = CurlLoop(maximumConnectionsPerHost: maximumConnectionsPerHost) else {
+                return nil
+            }
             self.loop = loop
-            self.trustedCertificates = trustedCertificates
+            settings = CurlTransfer.Settings(
+                trustedCertificates: trustedCertificates, proxies: ProxySettings(environment: environment))
         }
 
         deinit {
             loop.submit(.shutDown)
         }
 
-        package func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        /// Why libcurl cannot be used here, or nil when it can.
+        public static var unavailableReason: String? {
+            CurlLibrary.isAvailable ? nil : CurlLibrary.loadError ?? "libcurl could not be loaded"
+        }
+
+        /// The loaded library's version text, such as `libcurl/7.88.1 OpenSSL/3.0.15 …`, or nil.
+        public static var libraryVersion: String? { CurlLibrary.isAvailable ? CurlLibrary.version : nil }
+
+        /// Sends `request` from the transport's thread.
+        public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
             let (promise, resolver) = Promise<TransportResponse>.pending()
             guard
                 let transfer = CurlTransfer(
-                    request, resolver: resolver, delivery: delivery, loop: loop,
-                    trustedCertificates: trustedCertificates)
+                    request, resolver: resolver, delivery: delivery, loop: loop, settings: settings)
             else {
                 resolver.reject(
                     APIError.transport(

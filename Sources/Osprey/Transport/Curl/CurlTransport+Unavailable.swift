@@ -1,0 +1,32 @@
+#if !canImport(CCurl)
+    import Foundation
+    import Promises
+
+    /// The libcurl transport, which Osprey uses on Linux only: on this platform the initialiser
+    /// returns nil and ``unavailableReason`` says why, so code that chooses a transport builds
+    /// everywhere (`CurlTransport() ?? URLSessionTransport()`).
+    public final class CurlTransport: HTTPTransport {
+        /// Returns nil: libcurl is not used on this platform.
+        /// - Parameters:
+        ///   - trustedCertificates: Ignored here.
+        ///   - maximumConnectionsPerHost: Ignored here.
+        public init?(trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16) {
+            return nil
+        }
+
+        /// Why libcurl cannot be used here.
+        public static var unavailableReason: String? {
+            "Osprey uses libcurl on Linux only; URLSession is the transport on this platform"
+        }
+
+        /// Always nil here.
+        public static var libraryVersion: String? { nil }
+
+        /// Never called: no instance exists on this platform.
+        public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+            Promise(
+                error: APIError.transport(
+                    underlying: URLError(.unsupportedURL), context: .init(request: request.urlRequest)))
+        }
+    }
+#endif
