@@ -119,12 +119,29 @@ struct LoopbackConnection {
         return write(response, method: request.method, keepAlive: parsed.keepAlive)
     }
 
+    /// Writes `head` a line (up to and including its LF) at a time, pausing before each line
+    /// after the first; false when the connection or the server ended meanwhile.
+    private func writeLines(of head: [UInt8], every interval: TimeInterval) -> Bool {
+        var start = head.startIndex
+        while start < head.endIndex {
+            let end = head[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? head.endIndex
+            if start > head.startIndex, !pause(for: interval) { return false }
+            guard writeAll(Array(head[start..<end])) else { return false }
+            start = end
+        }
+        return true
+    }
+
     /// Writes a response, applying its faults; false when the connection must end afterwards.
     private func write(_ response: LoopbackServer.Response, method: String, keepAlive: Bool) -> Bool {
         let faults = response.faults
         if faults.headDelay > 0, !pause(for: faults.headDelay) { return false }
         let plan = ResponsePlan(response: response, method: method, keepAlive: keepAlive)
-        guard writeAll(plan.head) else { return false }
+        if let interval = faults.headDrip {
+            guard writeLines(of: plan.head, every: interval) else { return false }
+        } else {
+            guard writeAll(plan.head) else { return false }
+        }
         if let endless = faults.endless {
             return streamForever(endless.chunk, every: endless.interval)
         }

@@ -5,6 +5,9 @@ extension LoopbackServer.Response {
     public struct Faults: Sendable, Equatable {
         /// Seconds to wait after the request before sending the status line.
         public var headDelay: TimeInterval = 0
+        /// Send the head a line at a time, waiting this many seconds before each line after the
+        /// first.
+        public var headDrip: TimeInterval?
         /// Stop sending after this many body bytes, for `seconds`, then carry on.
         public var pause: (afterBytes: Int, seconds: TimeInterval)?
         /// Send the body in pieces of `chunkSize` bytes with `interval` seconds between them.
@@ -27,7 +30,7 @@ extension LoopbackServer.Response {
 
         /// Compares two fault scripts.
         public static func == (lhs: Faults, rhs: Faults) -> Bool {
-            lhs.headDelay == rhs.headDelay
+            lhs.headDelay == rhs.headDelay && lhs.headDrip == rhs.headDrip
                 && lhs.pause?.afterBytes == rhs.pause?.afterBytes && lhs.pause?.seconds == rhs.pause?.seconds
                 && lhs.drip?.chunkSize == rhs.drip?.chunkSize && lhs.drip?.interval == rhs.drip?.interval
                 && lhs.closeAfterBodyBytes == rhs.closeAfterBodyBytes
@@ -41,6 +44,12 @@ extension LoopbackServer.Response {
     /// Waits `seconds` before sending the status line (a slow first byte).
     public func delayingHead(by seconds: TimeInterval) -> Self {
         modified { $0.headDelay = seconds }
+    }
+
+    /// Sends the head a line at a time, `interval` seconds apart: a head that arrives slowly
+    /// but steadily.
+    public func drippingHead(every interval: TimeInterval) -> Self {
+        modified { $0.headDrip = max(0, interval) }
     }
 
     /// Sends `afterBytes` body bytes, stalls for `seconds`, then sends the rest.

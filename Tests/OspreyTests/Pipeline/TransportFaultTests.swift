@@ -27,6 +27,33 @@ struct TransportFaultTests {
         #expect(serverError as? ServerMessage == ServerMessage(code: 1, message: "log in"))
     }
 
+    @Test("a head dripped in a line at a time: activity for libcurl, only complete for URLSession on Linux")
+    func drippedHead() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // About 14 lines, 0.15 s apart: 2 s for the whole head, against a 0.6 s idle timeout.
+        var response = LoopbackServer.Response.json(#"[1]"#)
+        for index in 0..<10 { response = response.adding(header: "X-Line-\(index)", "\(index)") }
+        let dripped = response.drippingHead(every: 0.15)
+        server.route("/dripped") { _ in dripped }
+        let api = TestAPI(server)
+        let promise: Promise<[Int]> = api.request(
+            route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 0.6))
+        let result = await promise.result
+        #if os(Linux)
+            if TestTransport.isURLSession {
+                // FoundationNetworking reports the head once it is complete: the idle timeout fires.
+                guard case .failure(APIError.timedOut) = result else {
+                    Issue.record("expected timedOut on URLSessionTransport, got \(result)")
+                    return
+                }
+                return
+            }
+        #endif
+        // libcurl hands over each header line as it comes: every line is activity.
+        #expect(try result.get() == [1])
+    }
+
     @Test(
         "a truncated body is a transport error, never a success",
         arguments: [

@@ -19,6 +19,9 @@
             // out to be HTTP/2, which carries every request to its host at once.
             if isSecure && CurlLibrary.supportsHTTP2 { try set(CCURLOPT_PIPEWAIT, 1) }
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
+            // Fewer, larger reads than libcurl's 16 KiB: 1 MiB bodies 16 at a time took 0.53-0.56
+            // of raw URLSession's time with the default, 0.31-0.38 with this; small ones the same.
+            try set(CCURLOPT_BUFFERSIZE, 256 << 10)
             if let trustedCertificates = settings.trustedCertificates {
                 try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
             }
