@@ -21,14 +21,20 @@ struct FairnessWorkload {
         }
     }
 
-    /// - Parameter inline: Whether small responses may be parsed where the transport completes
-    ///   them; without, both APIs go through a ``Forwarding`` wrapper, as before that existed.
-    func run(inline: Bool) throws -> (Comparison, slowBodies: Int) {
+    /// - Parameters:
+    ///   - inline: Whether small responses may be parsed where the transport completes them;
+    ///     without, both APIs go through a ``Forwarding`` wrapper, as before that existed.
+    ///   - curl: Whether the shared transport is `CurlTransport` (its delivery queue is then
+    ///     where small responses are parsed) rather than `URLSessionTransport`.
+    func run(inline: Bool, curl: Bool = false) throws -> (Comparison, slowBodies: Int) {
         let loopback = server == nil ? try LoopbackServer() : nil
         defer { loopback?.stop() }
         loopback?.route("GET", "/small") { _ in .json(NetworkWorkloads.smallBody) }
         let baseURL = (server ?? loopback!.baseURL).absoluteString
-        let shared = URLSessionTransport()
+        var shared: any HTTPTransport = URLSessionTransport()
+        #if os(Linux)
+            if curl, let transport = CurlTransport() { shared = transport }
+        #endif
         let transport: any HTTPTransport = inline ? shared : Forwarding(shared)
         let fast = NetworkWorkloads.BenchAPI(baseURL: baseURL, transport: transport)
         let slow = NetworkWorkloads.BenchAPI(baseURL: baseURL, transport: transport, parser: SlowParser())
@@ -66,7 +72,7 @@ struct FairnessWorkload {
         }
         let comparison = Comparison(
             workload:
-                "GET small x\(count), 15 in flight, beside a 20 ms parser, \(inline ? "inline parsing" : "parsing on the request queue")",
+                "GET small x\(count), 15 in flight on \(curl ? "CurlTransport" : "URLSessionTransport"), beside a 20 ms parser, \(inline ? "inline parsing" : "parsing on the request queue")",
             operations: count,
             baselineName: "alone",
             timings: measurement.interleaved(baseline: fastRun, measured: besideSlow),

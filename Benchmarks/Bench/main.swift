@@ -59,9 +59,16 @@ if only == nil || only == "fairness" {
         CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
     }
     let fairness = FairnessWorkload(count: quick ? 30 : 600, measurement: measurement, server: server)
-    for inline in [false, true] {
-        let (comparison, slowBodies) = try fairness.run(inline: inline)
-        print("  " + comparison.report() + "  (\(slowBodies) slow bodies parsed)")
+    #if os(Linux)
+        let transports = [false, true]
+    #else
+        let transports = [false]
+    #endif
+    for curl in transports {
+        for inline in [false, true] {
+            let (comparison, slowBodies) = try fairness.run(inline: inline, curl: curl)
+            print("  " + comparison.report() + "  (\(slowBodies) slow bodies parsed)")
+        }
     }
 }
 

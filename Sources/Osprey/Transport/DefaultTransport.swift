@@ -6,16 +6,26 @@ import Foundation
 enum DefaultTransport {
     static func make() -> any HTTPTransport {
         #if canImport(CCurl)
-            if let transport = CurlTransport() { return transport }
-            _ = reportedFallback
+            choose(curl: CurlTransport(), report: { _ = reportedFallback })
+        #else
+            URLSessionTransport()
         #endif
+    }
+
+    /// `curl` when there is one; otherwise `report()` and a new ``URLSessionTransport``.
+    static func choose(curl: (any HTTPTransport)?, report: () -> Void) -> any HTTPTransport {
+        if let curl { return curl }
+        report()
         return URLSessionTransport()
+    }
+
+    /// What Linux says when it falls back to URLSession.
+    static func fallbackMessage(reason: String?) -> String {
+        "Osprey: using URLSessionTransport, libcurl is unavailable (\(reason ?? "unknown reason"))\n"
     }
 
     /// Says once per process why Linux falls back to URLSession (the first use reads it).
     private static let reportedFallback: Void = {
-        let reason = CurlTransport.unavailableReason ?? "unknown reason"
-        FileHandle.standardError.write(
-            Data("Osprey: using URLSessionTransport, libcurl is unavailable (\(reason))\n".utf8))
+        FileHandle.standardError.write(Data(fallbackMessage(reason: CurlTransport.unavailableReason).utf8))
     }()
 }

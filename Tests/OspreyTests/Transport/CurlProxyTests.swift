@@ -31,14 +31,22 @@
             #expect(ProxySettings(environment: environment) == expected)
         }
 
-        @Test("http_proxy carries plain http requests: the proxy gets the absolute URL and answers")
-        func throughTheProxy() async throws {
+        /// A proxy and an origin server, each answering `/hello` with its own name.
+        private static func servers() throws -> (proxy: LoopbackServer, origin: LoopbackServer) {
             let proxy = try LoopbackServer()
-            defer { proxy.stop() }
             let origin = try LoopbackServer()
-            defer { origin.stop() }
             proxy.route("/hello") { _ in .text("from the proxy") }
             origin.route("/hello") { _ in .text("from the origin") }
+            return (proxy, origin)
+        }
+
+        @Test("http_proxy carries plain http requests: the proxy gets the absolute URL and answers")
+        func throughTheProxy() async throws {
+            let (proxy, origin) = try Self.servers()
+            defer {
+                proxy.stop()
+                origin.stop()
+            }
             let transport = try #require(
                 CurlTransport(environment: ["http_proxy": proxy.baseURL.absoluteString]))
             let api = TestAPI(origin, transport: transport)
@@ -52,12 +60,11 @@
 
         @Test("no_proxy names the hosts reached directly; with no variable set nothing is proxied")
         func direct() async throws {
-            let proxy = try LoopbackServer()
-            defer { proxy.stop() }
-            let origin = try LoopbackServer()
-            defer { origin.stop() }
-            proxy.route("/hello") { _ in .text("from the proxy") }
-            origin.route("/hello") { _ in .text("from the origin") }
+            let (proxy, origin) = try Self.servers()
+            defer {
+                proxy.stop()
+                origin.stop()
+            }
             let proxyURL = proxy.baseURL.absoluteString
             for environment in [
                 ["http_proxy": proxyURL, "no_proxy": "127.0.0.1"],

@@ -30,6 +30,24 @@
             #expect(api.transport is CurlTransport)
         }
 
+        @Test("without libcurl the default is URLSessionTransport, and the reason is reported")
+        func fallback() {
+            let reports = Locked(0)
+            let chosen = DefaultTransport.choose(curl: nil, report: { reports.withLock { $0 += 1 } })
+            #expect(chosen is URLSessionTransport)
+            #expect(reports.withLock { $0 } == 1)
+            let curl = CurlTransport()
+            #expect(curl != nil)
+            #expect(
+                DefaultTransport.choose(curl: curl, report: { reports.withLock { $0 += 1 } }) is CurlTransport
+            )
+            #expect(reports.withLock { $0 } == 1)
+            #expect(
+                DefaultTransport.fallbackMessage(reason: "libcurl.so.4 could not be loaded")
+                    == "Osprey: using URLSessionTransport, libcurl is unavailable (libcurl.so.4 could not be loaded)\n"
+            )
+        }
+
         /// The README's `RepositoriesAPI`, as written there.
         final class RepositoriesAPI: AbstractAPI, @unchecked Sendable {}
 
