@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 
-/// A transport whose promises settle on a serial queue of its own (``URLSessionTransport``: its
-/// delegate queue), never on a caller's thread or the main queue, where a short piece of work may
-/// run without holding up anyone who matters.
+/// A transport whose promises settle on a queue of its own (``URLSessionTransport``: its serial
+/// delegate queue; ``CurlTransport``: a concurrent delivery queue), never on a caller's thread or
+/// the main queue, where a short piece of work may run without holding up anyone who matters.
 package protocol SettlesOnItsOwnQueue: HTTPTransport {}
 
 /// Whether an API may finish a response where its transport completed (validate, parse, map the

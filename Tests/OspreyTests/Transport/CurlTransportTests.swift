@@ -243,6 +243,44 @@
             #expect((1...3).contains(connections.count), "\(connections.count) connections")
         }
 
+        /// Holds its first body until released, telling when it started.
+        final class GateParser: JSONParser, @unchecked Sendable {
+            // @unchecked: semaphores only.
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+
+            override func getInstance<T: Decodable>(from data: Data, response: URLResponse?) throws -> T {
+                entered.signal()
+                release.wait()
+                return try super.getInstance(from: data, response: response)
+            }
+        }
+
+        @Test("a parser busy where responses are delivered holds up no other response of the transport")
+        func deliveryIsConcurrent() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            // After a moment, so that the pipeline waits for the transport (see InlineConclusionTests).
+            server.route("/small") { _ in .json("[1]").delayingHead(by: 0.2) }
+            let transport = try #require(CurlTransport())
+            let gate = GateParser()
+            let held = TestAPI(server, parser: gate, transport: transport)
+            let other = TestAPI(server, transport: transport)
+            let heldValue: Promise<[Int]> = held.request(route: held.get(endpoint: "/small"))
+            await withCheckedContinuation { entered in
+                DispatchQueue.global().async {
+                    gate.entered.wait()
+                    entered.resume()
+                }
+            }
+            // With a serial delivery queue this answer would wait behind the held parser.
+            let otherValue: Promise<[Int]> = other.request(route: other.get(endpoint: "/small"))
+            let answer = await otherValue.timeout(10).result
+            gate.release.signal()
+            #expect(try answer.get() == [1])
+            #expect(try await heldValue.value == [1])
+        }
+
         /// Sends bytes as they are.
         final class RawBodyParameters: BaseParameters, @unchecked Sendable {
             let body: Data

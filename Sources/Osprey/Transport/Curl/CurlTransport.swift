@@ -20,8 +20,10 @@
     /// ``unavailableReason`` says why.
     public final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue {
         private let loop: CurlLoop
-        /// Where promises settle: never the loop's thread (see ``CurlTransfer``).
-        private let delivery = DispatchQueue(label: "osprey.curl.delivery")
+        /// Where promises settle: never the loop's thread (see ``CurlTransfer``). Concurrent, so
+        /// that small bodies parsed where they are delivered are parsed side by side, and a slow
+        /// parser there holds up no other response.
+        private let delivery = DispatchQueue(label: "osprey.curl.delivery", attributes: .concurrent)
         private let settings: CurlTransfer.Settings
 
         /// A transport, or nil when libcurl cannot be loaded (``unavailableReason`` says why).
