@@ -16,7 +16,8 @@ struct NetworkWorkloads {
     var server: URL?
     /// For profiling (`--side raw|osprey|hop|curl`, with `perf stat`, say): run only that side of
     /// the sequential small workload (`hop`: Osprey parsing on the request queue; `curl`: Osprey
-    /// on CurlTransport), ten times its usual count, and print its time per request.
+    /// on CurlTransport), ten times its usual count, and print its time per request. A suffix
+    /// `16` (`curl16`) runs the workload with 16 requests in flight instead.
     var side: String?
 
     static let smallBody = Data(#"{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}"#.utf8)
@@ -147,17 +148,21 @@ struct NetworkWorkloads {
                     Self.drive(count: count, inFlight: inFlight) { done in framework[name]!(done) }
                 }
                 if let side {
+                    // "curl", or "curl16" for 16 in flight.
+                    let sideName = side.hasSuffix("16") ? String(side.dropLast(2)) : side
                     let wanted =
-                        switch side {
+                        switch sideName {
                         case "hop": "small, parsed on the request queue"
                         case "curl": "small, on CurlTransport"
                         default: "small"
                         }
-                    guard name == wanted, inFlight == 1 else { continue }
+                    guard name == wanted, inFlight == (side.hasSuffix("16") ? 16 : 1) else { continue }
                     let start = DispatchTime.now().uptimeNanoseconds
-                    for _ in 0..<10 { side == "raw" ? raw() : measured() }
+                    for _ in 0..<10 { sideName == "raw" ? raw() : measured() }
                     let perRequest = (DispatchTime.now().uptimeNanoseconds - start) / UInt64(10 * count)
-                    print("  \(side) alone: GET small x\(10 * count), 1 in flight: \(perRequest) ns/request")
+                    print(
+                        "  \(side) alone: GET small x\(10 * count), \(inFlight) in flight: \(perRequest) ns/request"
+                    )
                     return []
                 }
                 comparisons.append(

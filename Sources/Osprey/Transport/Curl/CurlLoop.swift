@@ -10,7 +10,11 @@
         private let multi: OpaquePointer
         private var transfers: [OpaquePointer: CurlTransfer] = [:]
         private let inbox = Locked<[Command]>([])
-        private let finished = Locked(false)
+        /// Easy handles of ended transfers, reset and kept for the next ones (with their read
+        /// buffers and caches); nil once the loop has shut down.
+        private let spareHandles = Locked<[OpaquePointer]?>([])
+        /// How many spare handles are kept at most.
+        private static let spareLimit = 32
 
         enum Command {
             case start(CurlTransfer)
@@ -39,6 +43,25 @@
         /// On the loop's thread only.
         func adopt(_ transfer: CurlTransfer) {
             transfers[transfer.handle] = transfer
+        }
+
+        /// An easy handle for a new transfer: a spare one, else a new one (nil if libcurl fails).
+        /// On any thread.
+        func takeHandle() -> OpaquePointer? {
+            spareHandles.withLock { $0?.popLast() } ?? ccurl_easy_init()
+        }
+
+        /// Takes back the handle of a transfer that ended (it is in no multi handle): reset and
+        /// kept for the next transfer, or cleaned up when enough are kept or the loop is gone.
+        /// On any thread.
+        func recycle(_ handle: OpaquePointer) {
+            ccurl_easy_reset(handle)
+            let kept = spareHandles.withLock { spares -> Bool in
+                guard spares != nil, spares!.count < Self.spareLimit else { return false }
+                spares!.append(handle)
+                return true
+            }
+            if !kept { ccurl_easy_cleanup(handle) }
         }
 
         /// Hands a command to the loop and wakes it.
@@ -74,6 +97,12 @@
                         }
                         transfers = [:]
                         ccurl_multi_cleanup(multi)
+                        for handle in spareHandles.withLock({ spares in
+                            defer { spares = nil }
+                            return spares ?? []
+                        }) {
+                            ccurl_easy_cleanup(handle)
+                        }
                         return
                     }
                 }

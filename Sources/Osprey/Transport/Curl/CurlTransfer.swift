@@ -66,7 +66,7 @@
             _ request: TransportRequest, resolver: Resolver<TransportResponse>, delivery: DispatchQueue,
             loop: CurlLoop, settings: Settings = Settings()
         ) {
-            guard let handle = ccurl_easy_init() else { return nil }
+            guard let handle = loop.takeHandle() else { return nil }
             self.settings = settings
             self.handle = handle
             original = request
@@ -83,7 +83,7 @@
             // Only a transfer that never reached the loop gets here with its handle.
             if !disposed {
                 release()
-                ccurl_easy_cleanup(handle)
+                if let loop { loop.recycle(handle) } else { ccurl_easy_cleanup(handle) }
             }
             errorBuffer.deallocate()
         }
@@ -207,8 +207,8 @@
             dispose()
         }
 
-        /// The transfer ended: its handle is cleaned up here, on the loop, and never used again; a
-        /// download that did not end well leaves its partial file to the sink.
+        /// The transfer ended: its handle goes back to the loop here and is never used by this
+        /// transfer again; a download that did not end well leaves its partial file to the sink.
         private func dispose() {
             if sinkBegun {
                 sinkBegun = false
@@ -217,7 +217,9 @@
             release()
             guard !disposed else { return }
             disposed = true
-            ccurl_easy_cleanup(handle)
+            // Reset and kept for a later transfer (which may take it at once, from any thread):
+            // this transfer never touches it again.
+            if let loop { loop.recycle(handle) } else { ccurl_easy_cleanup(handle) }
         }
 
         func settle(_ outcome: Result<TransportResponse, APIError>) {
