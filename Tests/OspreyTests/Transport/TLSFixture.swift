@@ -95,7 +95,11 @@
             let process = Process()
             process.executableURL = URL(fileURLWithPath: hypercorn)
             process.arguments = [
-                "--certfile", "server.pem", "--keyfile", "server.key", "--bind", "127.0.0.1:0", "h2app:app",
+                // No worker processes: killing this one process stops the server (a worker would
+                // outlive it).
+                "--workers", "0", "--certfile", "server.pem", "--keyfile", "server.key", "--bind",
+                "127.0.0.1:0",
+                "h2app:app",
             ]
             process.currentDirectoryURL = folder
             let output = Pipe()
