@@ -70,13 +70,22 @@ struct FramingHeaders {
     init(_ response: HTTPURLResponse) {
         for (key, value) in response.allHeaderFields {
             guard let name = key as? String, let value = value as? String else { continue }
-            if Self.equalIgnoringASCIICase(name, "Content-Length") {
-                Self.add(value, to: &contentLength)
-            } else if Self.equalIgnoringASCIICase(name, "Transfer-Encoding") {
-                Self.add(value, to: &transferEncoding)
-            } else if Self.equalIgnoringASCIICase(name, "Content-Encoding") {
-                Self.add(value, to: &contentEncoding)
-            }
+            take(name, value)
+        }
+    }
+
+    /// The framing headers among `fields` (a head not yet made into an `HTTPURLResponse`).
+    init(fields: [String: String]) {
+        for (name, value) in fields { take(name, value) }
+    }
+
+    private mutating func take(_ name: String, _ value: String) {
+        if Self.equalIgnoringASCIICase(name, "Content-Length") {
+            Self.add(value, to: &contentLength)
+        } else if Self.equalIgnoringASCIICase(name, "Transfer-Encoding") {
+            Self.add(value, to: &transferEncoding)
+        } else if Self.equalIgnoringASCIICase(name, "Content-Encoding") {
+            Self.add(value, to: &contentEncoding)
         }
     }
 

@@ -17,27 +17,31 @@ enum FramingVerdict {
 extension TransportRequest {
     /// The verdict on a response's head, for a request sent with `method`.
     func framingVerdict(on response: HTTPURLResponse, method: String?) -> FramingVerdict {
+        framingVerdict(statusCode: response.statusCode, headers: FramingHeaders(response), method: method)
+    }
+
+    /// The verdict on a head given by its status and framing headers.
+    func framingVerdict(statusCode: Int, headers: FramingHeaders, method: String?) -> FramingVerdict {
         // A compressed body's Content-Length says nothing about its decoded size.
-        let headers = FramingHeaders(response)
         let encoded = headers.contentEncoding.map { $0 != "identity" } ?? false
-        let hasBody = method != "HEAD" && response.statusCode != 204 && response.statusCode != 304
+        let hasBody = method != "HEAD" && statusCode != 204 && statusCode != 304
         switch ResponseFraming(headers) {
         case .invalid(let reason):
             return .invalid(reason: reason)
         case .impossible:
             return .tooLarge
         case .length(let length) where !encoded && hasBody:
-            if let limit = bodyLimit(for: response), length > limit { return .tooLarge }
+            if let limit = bodyLimit(statusCode: statusCode), length > limit { return .tooLarge }
             return .accept(bodyLength: length)
         case .length, .unknown:
             return .accept(bodyLength: hasBody ? nil : 0)
         }
     }
 
-    /// The most body bytes allowed for `response`: a download's successful body goes to disk,
+    /// The most body bytes allowed for a response with `statusCode`: a download's successful body goes to disk,
     /// under the sink's own limit; anything else is held in memory, under the response limit.
-    func bodyLimit(for response: HTTPURLResponse) -> Int64? {
-        let toDisk = downloadSink != nil && (200..<300).contains(response.statusCode)
+    func bodyLimit(statusCode: Int) -> Int64? {
+        let toDisk = downloadSink != nil && (200..<300).contains(statusCode)
         return toDisk ? downloadSink?.maximumBytes : maximumResponseBytes.map(Int64.init)
     }
 
@@ -49,8 +53,15 @@ extension TransportRequest {
     /// Whether the transport will follow this response to another hop (its body is not the
     /// answer: it is neither reported as progress nor written to a download).
     func willFollow(_ response: HTTPURLResponse) -> Bool {
+        willFollow(
+            statusCode: response.statusCode,
+            hasLocation: response.value(forHTTPHeaderField: "Location") != nil)
+    }
+
+    /// Whether the transport will follow a response with `statusCode` and, or without, a
+    /// `Location` (the same rule as above, for a head not yet made into a response).
+    func willFollow(statusCode: Int, hasLocation: Bool) -> Bool {
         guard case .follow = redirectPolicy else { return false }
-        return [301, 302, 303, 307, 308].contains(response.statusCode)
-            && response.value(forHTTPHeaderField: "Location") != nil
+        return [301, 302, 303, 307, 308].contains(statusCode) && hasLocation
     }
 }

@@ -47,7 +47,9 @@
         func resetResponse() {
             statusLine = nil
             headerFields = []
-            response = nil
+            head = nil
+            madeResponse = nil
+            followsThisHop = false
             bodyLength = nil
             data = Data()
             bodyBytes = 0
@@ -106,14 +108,15 @@
                     fields[name] = value
                 }
             }
-            guard
-                let url = request.url,
-                let response = HTTPURLResponse(
-                    url: url, statusCode: statusLine.code, httpVersion: statusLine.version,
-                    headerFields: fields)
-            else { return true }
-            self.response = response
-            switch original.framingVerdict(on: response, method: request.httpMethod) {
+            guard let url = request.url else { return true }
+            head = CurlResponseHead(
+                url: url, statusCode: statusLine.code, version: statusLine.version, fields: fields)
+            followsThisHop = original.willFollow(
+                statusCode: statusLine.code, hasLocation: spellings["location"] != nil)
+            switch original.framingVerdict(
+                statusCode: statusLine.code, headers: FramingHeaders(fields: fields),
+                method: request.httpMethod)
+            {
             case .invalid(let reason):
                 failure = .transport(underlying: ResponseFraming.error(reason: reason), context: context)
                 return false
@@ -128,13 +131,13 @@
                         Int(min(length, Int64(original.maximumResponseBytes ?? 8 << 20), 8 << 20)))
                 }
             }
-            return beginSink(for: response)
+            return beginSink()
         }
 
         /// Offers the final response (not a redirect Osprey will follow) to the download sink, if
         /// any; false stops the transfer when the sink refuses it with an error.
-        private func beginSink(for response: HTTPURLResponse) -> Bool {
-            guard let sink = original.downloadSink, !original.willFollow(response) else { return true }
+        private func beginSink() -> Bool {
+            guard let sink = original.downloadSink, !followsThisHop, let response else { return true }
             do {
                 sinking = try sink.begin(response)
                 sinkBegun = true
@@ -189,7 +192,7 @@
                     return .stop
                 }
             }
-            guard let response, !original.willFollow(response) else { return .taken }
+            guard head != nil, !followsThisHop else { return .taken }
             let offset = sinking ? original.downloadSink?.startOffset ?? 0 : 0
             original.progress?(.download, offset + bodyBytes, bodyLength.map { offset + $0 })
             return .taken

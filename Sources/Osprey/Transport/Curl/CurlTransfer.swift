@@ -36,7 +36,12 @@
         // The response of the current hop.
         var statusLine: (version: String, code: Int)?
         var headerFields: [(String, String)] = []
-        var response: HTTPURLResponse?
+        /// The final head, once it has fully arrived.
+        var head: CurlResponseHead?
+        /// Whether the head is a redirect Osprey will follow (its body is not the answer).
+        var followsThisHop = false
+        /// The head made into a response, once the loop needed it (see ``response``).
+        var madeResponse: HTTPURLResponse?
         var bodyLength: Int64?
         var data = Data()
         /// Body bytes of this hop, in memory or written to the download sink.
@@ -119,20 +124,26 @@
             dispose()
         }
 
+        /// The current hop's response, made from its head the first time the loop needs it: for
+        /// an error's context, a redirect, a download. A plain answer is made on the delivery
+        /// queue instead (see ``CurlResponseHead``).
+        var response: HTTPURLResponse? {
+            if madeResponse == nil { madeResponse = head?.makeResponse() }
+            return madeResponse
+        }
+
         /// libcurl finished the hop: deliver, follow a redirect, or fail.
         func complete(in multi: OpaquePointer, result: Int32) {
             ccurl_multi_remove_handle(multi, handle)
-            if let failure { return finish(.failure(failure)) }
-            guard result == 0 else { return finish(.failure(transportError(result))) }
-            guard let response else {
-                return finish(
-                    .failure(.transport(underlying: URLError(.badServerResponse), context: context)))
+            if let failure { return fail(failure) }
+            guard result == 0 else { return fail(transportError(result)) }
+            guard let head else {
+                return fail(.transport(underlying: URLError(.badServerResponse), context: context))
             }
             if let length = bodyLength, bodyBytes < length {
-                return finish(
-                    .failure(.transport(underlying: URLError(.networkConnectionLost), context: context)))
+                return fail(.transport(underlying: URLError(.networkConnectionLost), context: context))
             }
-            if sinking, let writer {
+            if sinking, let writer, let response {
                 // A body on disk is delivered once the writer has written it all and ended the sink.
                 sinkBegun = false
                 let delivered = TransportResponse(
@@ -153,19 +164,20 @@
                 }
                 return
             }
-            guard case .follow(let limit) = original.redirectPolicy else { return finish(.success(response)) }
+            guard case .follow(let limit) = original.redirectPolicy, followsThisHop, let response else {
+                return deliver(head)
+            }
             switch RedirectRules.decide(
                 after: response, to: request, original: original.urlRequest,
                 sensitiveHeaders: original.sensitiveHeaders)
             {
             case .deliver:
-                finish(.success(response))
+                deliver(head)
             case .refuse(let reason):
-                finish(.failure(.redirectRefused(reason: reason, context: context)))
+                fail(.redirectRefused(reason: reason, context: context))
             case .follow(let next, _):
                 guard redirects < limit else {
-                    return finish(
-                        .failure(.redirectRefused(reason: "more than \(limit) redirects", context: context)))
+                    return fail(.redirectRefused(reason: "more than \(limit) redirects", context: context))
                 }
                 redirects += 1
                 request = next
@@ -199,11 +211,27 @@
             ccurl_easy_pause(handle, Int32(CCURLPAUSE_CONT))
         }
 
-        private func finish(_ outcome: Result<HTTPURLResponse, APIError>) {
-            settle(
-                outcome.map {
-                    TransportResponse(response: $0, data: data, request: request, bodyWentToSink: sinking)
-                })
+        private func fail(_ error: APIError) {
+            settle(.failure(error))
+            dispose()
+        }
+
+        /// Delivers the hop's response and body; the response is made on the delivery queue,
+        /// off the loop, unless the loop made it already.
+        private func deliver(_ head: CurlResponseHead) {
+            let (made, data, request, sinking, resolver) = (madeResponse, data, request, sinking, resolver)
+            delivery.async {
+                guard let response = made ?? head.makeResponse() else {
+                    resolver.reject(
+                        APIError.transport(
+                            underlying: URLError(.badServerResponse),
+                            context: .init(request: request, data: data)))
+                    return
+                }
+                resolver.fulfill(
+                    TransportResponse(
+                        response: response, data: data, request: request, bodyWentToSink: sinking))
+            }
             dispose()
         }
 
