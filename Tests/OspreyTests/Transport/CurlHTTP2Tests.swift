@@ -61,6 +61,12 @@
                 }
             }
             #expect(clients.count == 1, "\(clients.count) connections")
+            // One after another, on easy handles that carried HTTP/2 transfers before.
+            for index in 0..<4 {
+                let seen: Seen = try await api.request(route: api.get(endpoint: "/again/\(index)")).value
+                #expect(seen.version == "2")
+                #expect(seen.path == "/again/\(index)")
+            }
         }
 
         @Test("plain http stays HTTP/1.1: no cleartext upgrade is attempted")

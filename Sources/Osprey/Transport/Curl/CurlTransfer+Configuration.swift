@@ -21,7 +21,10 @@
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
             // Fewer, larger reads than libcurl's 16 KiB: 1 MiB bodies 16 at a time took 0.53-0.56
             // of raw URLSession's time with the default, 0.31-0.38 with this; small ones the same.
-            try set(CCURLOPT_BUFFERSIZE, 256 << 10)
+            // Best effort: libcurl 7.88 refuses a new size (CURLE_BAD_FUNCTION_ARGUMENT) while the
+            // handle still holds a buffer, as one reused after an HTTP/2 transfer does; it then
+            // reads at most its default size into that buffer.
+            _ = ccurl_easy_setopt_long(handle, Int32(CCURLOPT_BUFFERSIZE), 256 << 10)
             if let trustedCertificates = settings.trustedCertificates {
                 try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
             }
