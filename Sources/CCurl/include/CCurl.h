@@ -49,6 +49,7 @@ enum {
     CCURLOPT_UPLOAD = 46,
     CCURLOPT_POST = 47,
     CCURLOPT_FOLLOWLOCATION = 52,
+    CCURLOPT_FRESH_CONNECT = 74,
     CCURLOPT_XFERINFODATA = 10057,
     CCURLOPT_CAINFO = 10065,
     CCURLOPT_HEADERFUNCTION = 20079,
@@ -74,6 +75,7 @@ enum {
 // Information (CURLINFO).
 enum {
     CCURLINFO_RESPONSE_CODE = 0x200000 + 2,
+    CCURLINFO_NUM_CONNECTS = 0x200000 + 26,
 };
 
 // Special return values of callbacks, and pause bits.

@@ -13,6 +13,7 @@
             try set(CCURLOPT_URL, string: url)
             try set(CCURLOPT_NOSIGNAL, 1)
             try set(CCURLOPT_FOLLOWLOCATION, 0)
+            if onFreshConnection { try set(CCURLOPT_FRESH_CONNECT, 1) }
             let isSecure = url.lowercased().hasPrefix("https:")
             try set(CCURLOPT_HTTP_VERSION, isSecure ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
             // Over TLS, wait for a connection being set up rather than open another: it may turn

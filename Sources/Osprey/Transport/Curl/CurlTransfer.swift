@@ -29,6 +29,8 @@
 
         private(set) var request: URLRequest
         private var redirects = 0
+        /// Whether the current hop is a second try on a new connection (see ``complete(in:result:)``).
+        private(set) var onFreshConnection = false
         var headerList: OpaquePointer?
         var requestBody: UnsafeMutableRawBufferPointer?
         var bodyFile: UnsafeMutablePointer<FILE>?
@@ -136,7 +138,15 @@
         func complete(in multi: OpaquePointer, result: Int32) {
             ccurl_multi_remove_handle(multi, handle)
             if let failure { return fail(failure) }
-            guard result == 0 else { return fail(transportError(result)) }
+            guard result == 0 else {
+                guard tryAgainOnFreshConnection(after: result) else { return fail(transportError(result)) }
+                onFreshConnection = true
+                release()
+                ccurl_easy_reset(handle)
+                if !attach(to: multi) { return }
+                loop?.adopt(self)
+                return
+            }
             guard let head else {
                 return fail(.transport(underlying: URLError(.badServerResponse), context: context))
             }
@@ -186,6 +196,22 @@
                 if !attach(to: multi) { return }
                 loop?.adopt(self)
             }
+        }
+
+        /// Whether a hop that failed with `code` is sent again, once, on a new connection: it went
+        /// out on a kept-alive connection that turned out to be closed (libcurl 7.88 retries such a
+        /// request itself over HTTP/1.1, but over HTTP/2 it reports "stream not closed cleanly"),
+        /// nothing of a response came back, and the method is idempotent, so sending it again
+        /// cannot do anything twice.
+        private func tryAgainOnFreshConnection(after code: Int32) -> Bool {
+            // CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR.
+            guard !onFreshConnection, [18, 52, 55, 56].contains(code), statusLine == nil, bodyBytes == 0,
+                ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
+            else { return false }
+            // No connection was made for this hop: it went out on a reused one.
+            var connects = 0
+            return ccurl_easy_getinfo_long(handle, Int32(CCURLINFO_NUM_CONNECTS), &connects) == 0
+                && connects == 0
         }
 
         /// The error the transfer's timers call for at `now`, if any.
