@@ -65,13 +65,17 @@ struct PromiseReleaseTests {
         }
         weak var weakOwner: Owner?
         let observed: Promise<Int>
+        // As above: once a later block has run on this serial queue, the block that ran the
+        // handler has let go of it (awaiting `observed` alone raced that release under TSan).
+        let queue = DispatchQueue(label: "test.release.owner")
         do {
             let owner = Owner()
             weakOwner = owner
-            observed = owner.promise.onSuccess { _ in withExtendedLifetime(owner) {} }
+            observed = owner.promise.onSuccess(in: queue) { _ in withExtendedLifetime(owner) {} }
             owner.resolver.fulfill(1)
         }
         _ = try await observed.value
+        queue.sync {}
         #expect(weakOwner == nil)
     }
 
