@@ -30,7 +30,7 @@ public struct StandardRetryPolicy: RetryPolicy {
     /// Statuses worth another try.
     public var retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Methods that may be sent twice without harm (RFC 9110 §9.2.2).
-    public var idempotentMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+    public var idempotentMethods: Set<String> = HTTPMethod.idempotentNames
     /// A number in `0...1` for the jitter; replace it in tests for predictable delays.
     public var random: @Sendable () -> Double = { Double.random(in: 0...1) }
 

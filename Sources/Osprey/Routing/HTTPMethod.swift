@@ -44,6 +44,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// `CONNECT`
     public static let connect = HTTPMethod("CONNECT")
 
+    /// The methods that may be sent twice without harm (RFC 9110 section 9.2.2), by name.
+    static let idempotentNames: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+
     /// True for methods whose requests carry no body: `GET` and `HEAD`.
     public var forbidsBody: Bool { self == .get || self == .head }
 

@@ -6,6 +6,9 @@ import Foundation
 
 /// The next request of a redirect chain (RFC 9110 §15.4), or why there is none.
 enum RedirectRules {
+    /// The statuses whose `Location` is followed.
+    static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
     enum Decision {
         /// Follow with this request; `leftOrigin` is true when the origin changed.
         case follow(URLRequest, leftOrigin: Bool)
@@ -21,7 +24,7 @@ enum RedirectRules {
         original: URLRequest,
         sensitiveHeaders: Set<String>
     ) -> Decision {
-        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+        guard followedStatuses.contains(response.statusCode),
             let location = response.value(forHTTPHeaderField: "Location"), let current = request.url
         else { return .deliver }
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL else {

@@ -38,8 +38,9 @@ extension TransportRequest {
         }
     }
 
-    /// The most body bytes allowed for a response with `statusCode`: a download's successful body goes to disk,
-    /// under the sink's own limit; anything else is held in memory, under the response limit.
+    /// The most body bytes allowed for a response with `statusCode`: a download's successful
+    /// body goes to disk, under the sink's own limit; anything else is held in memory, under the
+    /// response limit.
     func bodyLimit(statusCode: Int) -> Int64? {
         let toDisk = downloadSink != nil && (200..<300).contains(statusCode)
         return toDisk ? downloadSink?.maximumBytes : maximumResponseBytes.map(Int64.init)
@@ -62,6 +63,6 @@ extension TransportRequest {
     /// `Location` (the same rule as above, for a head not yet made into a response).
     func willFollow(statusCode: Int, hasLocation: Bool) -> Bool {
         guard case .follow = redirectPolicy else { return false }
-        return [301, 302, 303, 307, 308].contains(statusCode) && hasLocation
+        return RedirectRules.followedStatuses.contains(statusCode) && hasLocation
     }
 }

@@ -141,11 +141,7 @@
             guard result == 0 else {
                 guard tryAgainOnFreshConnection(after: result) else { return fail(transportError(result)) }
                 onFreshConnection = true
-                release()
-                ccurl_easy_reset(handle)
-                if !attach(to: multi) { return }
-                loop?.adopt(self)
-                return
+                return startNextHop(in: multi)
             }
             guard let head else {
                 return fail(.transport(underlying: URLError(.badServerResponse), context: context))
@@ -191,11 +187,15 @@
                 }
                 redirects += 1
                 request = next
-                release()
-                ccurl_easy_reset(handle)
-                if !attach(to: multi) { return }
-                loop?.adopt(self)
+                startNextHop(in: multi)
             }
+        }
+
+        /// Sends ``request`` again on the same handle, reset: a redirect's next hop, or a second try.
+        private func startNextHop(in multi: OpaquePointer) {
+            release()
+            ccurl_easy_reset(handle)
+            if attach(to: multi) { loop?.adopt(self) }
         }
 
         /// Whether a hop that failed with `code` is sent again, once, on a new connection: it went
@@ -206,7 +206,7 @@
         private func tryAgainOnFreshConnection(after code: Int32) -> Bool {
             // CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR.
             guard !onFreshConnection, [18, 52, 55, 56].contains(code), statusLine == nil, bodyBytes == 0,
-                ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
+                HTTPMethod.idempotentNames.contains(request.httpMethod ?? "GET")
             else { return false }
             // No connection was made for this hop: it went out on a reused one.
             var connects = 0
