@@ -31,8 +31,21 @@ struct BearerAuthenticatorTests {
 
     @Test("ten requests rejected together trigger one refresh, then all succeed with the new token")
     func singleFlight() async throws {
-        let server = try server(accepting: "fresh")
+        // The server holds its 401s until all ten requests have been adapted with the stale
+        // token: a fast transport could otherwise bring the first 401 back before the others
+        // were adapted, and those would wait for the refresh instead of being turned away.
+        let staleAdapted = DispatchGroup()
+        for _ in 0..<10 { staleAdapted.enter() }
+        let staleCount = Locked(0)
+        let server = try LoopbackServer()
         defer { server.stop() }
+        server.route("GET", "/items/:id") { request in
+            guard request.value(forHeader: "Authorization") == "Bearer fresh" else {
+                _ = staleAdapted.wait(timeout: .now() + 30)
+                return .json("{}", status: 401)
+            }
+            return .json(#"{"id": \#(request.pathParameters["id"] ?? "0")}"#)
+        }
         let refreshes = Locked<[String?]>([])
         let (newToken, issuer) = Promise<String>.pending()
         let authenticator = BearerAuthenticator(token: "stale") { rejected in
@@ -40,7 +53,15 @@ struct BearerAuthenticatorTests {
             return newToken
         }
         let api = TestAPI(server)
-        api.configuration.adapters = [authenticator]
+        let countStale = AdaptRequest { request in
+            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer stale" else { return }
+            let count = staleCount.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count <= 10 { staleAdapted.leave() }
+        }
+        api.configuration.adapters = [authenticator, countStale]
         api.configuration.retryPolicy = authenticator.retryPolicy()
         let requests = (0..<10).map { index -> Promise<Identified> in
             api.request(route: api.get(endpoint: "/items/\(index)"))
