@@ -51,10 +51,21 @@ enum RedirectRules {
         }
         let leftOrigin = !target.hasSameOrigin(as: original.url)
         if leftOrigin {
+            // A caller's `Host` names the first origin: sent to another, it would route the
+            // request (and its credentials' scope) back to the first.
             for name in (next.allHTTPHeaderFields ?? [:]).keys
-            where HTTPHeaders.isSensitive(name, declared: sensitiveHeaders) {
+            where HTTPHeaders.isSensitive(name, declared: sensitiveHeaders)
+                || name.caseInsensitiveCompare("Host") == .orderedSame
+            {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
+        }
+        do {
+            try TransportRequest.validate(next)
+        } catch APIError.invalidRequest(let reason) {
+            return .refuse(reason)
+        } catch {
+            return .refuse("\(error)")
         }
         return .follow(next, leftOrigin: leftOrigin)
     }

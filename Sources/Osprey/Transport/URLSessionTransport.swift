@@ -43,6 +43,12 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
     /// Sends the request; see ``HTTPTransport``.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
+        do {
+            try request.validate()
+        } catch {
+            resolver.reject(error)
+            return promise
+        }
         let exchange = Exchange(request, resolver: resolver, timers: timers, control: control, gate: gate)
         // The exchange (and through it this transport) stays alive until the promise settles.
         resolver.onCancel { [self] in withExtendedLifetime(self) { exchange.cancel() } }

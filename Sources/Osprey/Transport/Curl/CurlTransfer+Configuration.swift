@@ -13,6 +13,7 @@
             try set(CCURLOPT_URL, string: url)
             try set(CCURLOPT_NOSIGNAL, 1)
             try set(CCURLOPT_FOLLOWLOCATION, 0)
+            try allowOnlyHTTP()
             if onFreshConnection { try set(CCURLOPT_FRESH_CONNECT, 1) }
             let isSecure = url.lowercased().hasPrefix("https:")
             try set(CCURLOPT_HTTP_VERSION, isSecure ? CCURL_HTTP_VERSION_2TLS : CCURL_HTTP_VERSION_1_1)
@@ -43,7 +44,7 @@
             try check(
                 ccurl_easy_setopt_progress_callback(handle, Int32(CCURLOPT_XFERINFOFUNCTION), curlProgress))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_XFERINFODATA), context))
-            let uploadSize = try configureMethodAndBody()
+            let (sendsBody, uploadSize) = try configureMethodAndBody()
             var list: OpaquePointer?
             var lines = (request.allHTTPHeaderFields ?? [:]).map { name, value in
                 // "Name;" is libcurl's way to send a header with an empty value.
@@ -54,6 +55,11 @@
             // wait. "Expect:" tells libcurl to send none.
             if let uploadSize, request.value(forHTTPHeaderField: "Expect") == nil {
                 lines.append(uploadSize < Self.expectContinueThreshold ? "Expect:" : "Expect: 100-continue")
+            }
+            // libcurl gives a body sent without a type `application/x-www-form-urlencoded`: a body
+            // is sent with the type the request gives, or none ("Content-Type:" sends none).
+            if sendsBody, request.value(forHTTPHeaderField: "Content-Type") == nil {
+                lines.append("Content-Type:")
             }
             for line in lines {
                 guard let appended = ccurl_slist_append(list, line) else { throw URLError(.unknown) }
@@ -67,12 +73,27 @@
             resetResponse()
         }
 
+        /// libcurl speaks only http and https, whatever URL reaches it (it also speaks file, ftp,
+        /// dict, gopher, smtp, telnet and more): defence in depth behind the wire contract.
+        /// `CURLOPT_PROTOCOLS_STR` since 7.85, the bit masks before.
+        private func allowOnlyHTTP() throws {
+            if (try? set(CCURLOPT_PROTOCOLS_STR, string: "http,https")) == nil {
+                try set(CCURLOPT_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
+                try set(CCURLOPT_REDIR_PROTOCOLS, Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
+            } else {
+                try set(CCURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
+            }
+        }
+
+        /// The methods whose requests carry a body even when it is empty (`Content-Length: 0`).
+        static let methodsWithContent: Set<String> = ["POST", "PUT", "PATCH"]
+
         /// The smallest body sent with `Expect: 100-continue`.
         static let expectContinueThreshold: Int64 = 1 << 20
 
-        /// Sets the method and the body; returns the body's size (nil when there is none, or
-        /// when a file's size is unknown).
-        private func configureMethodAndBody() throws -> Int64? {
+        /// Sets the method and the body; returns whether a body is sent, and its size (nil when
+        /// there is none, or when a file's size is unknown).
+        private func configureMethodAndBody() throws -> (sendsBody: Bool, size: Int64?) {
             let method = request.httpMethod ?? "GET"
             let hasFile = original.bodyFileURL != nil && method != "GET" && method != "HEAD"
             let body = request.httpBody ?? Data()
@@ -82,21 +103,24 @@
             case "HEAD":
                 try set(CCURLOPT_NOBODY, 1)
             default:
-                if hasFile || !body.isEmpty || method == "POST" {
+                // POST, PUT and PATCH define a body: without one they send `Content-Length: 0`
+                // (RFC 9110 §8.6; strict servers answer 411 otherwise). Other methods send none.
+                if hasFile || !body.isEmpty || Self.methodsWithContent.contains(method) {
                     // A body goes as a POST's, under the request's own method.
                     try set(CCURLOPT_POST, 1)
                     if method != "POST" { try set(CCURLOPT_CUSTOMREQUEST, string: method) }
-                    return try configureBody(body, fromFile: hasFile ? original.bodyFileURL : nil)
+                    return (true, try configureBody(body, fromFile: hasFile ? original.bodyFileURL : nil))
                 } else {
                     try set(CCURLOPT_CUSTOMREQUEST, string: method)
                 }
             }
-            return nil
+            return (false, nil)
         }
 
         private func configureBody(_ body: Data, fromFile file: URL?) throws -> Int64? {
             if let file {
-                guard let stream = fopen(file.path, "rb") else {
+                // "e": close-on-exec, so a process started meanwhile does not inherit the descriptor.
+                guard let stream = fopen(file.path, "rbe") else {
                     throw APIError.fileFailed(
                         reason: "could not open the body file", underlying: nil,
                         context: .init(request: request))

@@ -68,6 +68,25 @@
         /// Sends `request` from the transport's thread.
         public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
             let (promise, resolver) = Promise<TransportResponse>.pending()
+            do {
+                try request.validate()
+            } catch {
+                resolver.reject(error)
+                return promise
+            }
+            start(request, resolver: resolver)
+            return promise
+        }
+
+        /// Sends `request` without the wire contract's check: for the test that shows libcurl
+        /// itself speaks only http and https.
+        package func sendSkippingWireContract(_ request: TransportRequest) -> Promise<TransportResponse> {
+            let (promise, resolver) = Promise<TransportResponse>.pending()
+            start(request, resolver: resolver)
+            return promise
+        }
+
+        private func start(_ request: TransportRequest, resolver: Resolver<TransportResponse>) {
             guard
                 let transfer = CurlTransfer(
                     request, resolver: resolver, delivery: delivery, loop: loop, settings: settings)
@@ -75,7 +94,7 @@
                 resolver.reject(
                     APIError.transport(
                         underlying: URLError(.unknown), context: .init(request: request.urlRequest)))
-                return promise
+                return
             }
             // The transfer (and through it this transport) stays alive until the promise settles.
             resolver.onCancel { [self] in
@@ -85,7 +104,6 @@
                 }
             }
             loop.submit(.start(transfer))
-            return promise
         }
     }
 #endif

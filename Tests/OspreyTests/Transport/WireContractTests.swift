@@ -1,0 +1,158 @@
+import Foundation
+import OspreyTesting
+import Testing
+
+@testable import Osprey
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every request a transport sends passes one check, whatever stage changed it last: run on the
+/// test transport (the default, or URLSession with `OSPREY_TEST_TRANSPORT=urlsession`).
+@Suite("Transport: the wire contract holds after every stage")
+struct WireContractTests {
+    /// A transport that runs `change` on every request before the test transport sends it, as a
+    /// `Provider`'s interceptor does.
+    private func intercepting(_ change: @escaping @Sendable (inout InterceptedRequest) -> Void)
+        -> any HTTPTransport
+    {
+        let provider = Provider(
+            baseURL: "http://unused", transport: TestTransport.make() ?? CurlOrSession.make()
+        )
+        .intercept { request, next in
+            var request = request
+            change(&request)
+            return try await next(request)
+        }
+        return provider.makeTransport()!
+    }
+
+    private func expectRefused<T>(_ promise: Promise<T>, mentioning words: String) async throws {
+        let error = try #require(await promise.apiError)
+        guard case .invalidRequest(let reason) = error else {
+            Issue.record("expected invalidRequest, got \(error)")
+            return
+        }
+        #expect(reason.contains(words), "\(reason)")
+    }
+
+    @Test("an interceptor's header value with CR LF is refused before any byte is sent")
+    func interceptorHeaderInjection() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/items") { request in .echo(of: request) }
+        let api = TestAPI(server, transport: intercepting { $0.headers["X-Note"] = "abc\r\nX-Injected: yes" })
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/items"))
+        try await expectRefused(promise, mentioning: "X-Note")
+        #expect(server.acceptedConnectionCount == 0)
+    }
+
+    @Test(
+        "a method that would rewrite the request line is refused, from an interceptor or an adapter",
+        arguments: [true, false])
+    func methodInjection(fromInterceptor: Bool) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/items") { request in .echo(of: request) }
+        let smuggled = "GET /smuggled HTTP/1.1\r\nX-Injected: m\r\nX-Pad:"
+        let api: TestAPI
+        if fromInterceptor {
+            api = TestAPI(server, transport: intercepting { $0.method = smuggled })
+        } else {
+            api = TestAPI(server)
+            api.configuration.adapters = [AdaptRequest { $0.httpMethod = smuggled }]
+        }
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/items"))
+        try await expectRefused(promise, mentioning: "not an RFC 9110 token")
+        #expect(server.acceptedConnectionCount == 0)
+    }
+
+    @Test("an adapter's file URL is refused: the file is never read, and none of it comes back")
+    func adapterFileURL() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-secret-\(UUID())")
+        try Data("the-secret-bytes".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let api = TestAPI(server)
+        api.configuration.adapters = [AdaptRequest { $0.url = secret }]
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/items"))
+        let error = try #require(await promise.apiError)
+        guard case .invalidRequest(let reason) = error else {
+            Issue.record("expected invalidRequest, got \(error)")
+            return
+        }
+        #expect(reason.contains("only http and https"), "\(reason)")
+        #expect(!"\(error)".contains("the-secret-bytes"))
+        #expect(error.data == nil)
+    }
+
+    @Test("an interceptor's URL to another scheme is refused as well")
+    func interceptorSchemes() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        for url in [
+            "ftp://127.0.0.1:\(server.port)/x", "gopher://127.0.0.1:\(server.port)/x", "dict://127.0.0.1/x",
+        ] {
+            let api = TestAPI(server, transport: intercepting { $0.url = URL(string: url) })
+            let promise: Promise<Data> = api.request(route: api.get(endpoint: "/items"))
+            try await expectRefused(promise, mentioning: "only http and https")
+        }
+        #expect(server.acceptedConnectionCount == 0)
+    }
+
+    @Test(
+        "the check itself: methods, header names and values, schemes and targets",
+        arguments: [
+            ("GET", "http://a.test/x", [:], true),
+            ("PURGE", "https://a.test/x?y=1", ["X-Ok": "a\tb"], true),
+            ("GET /x HTTP/1.1", "http://a.test/", [:], false),
+            ("", "http://a.test/", [:], false),
+            ("GET", "http://a.test/", ["X-Bad": "a\u{0}b"], false),
+            ("GET", "http://a.test/", ["X-Bad": "a\nb"], false),
+            ("GET", "http://a.test/", ["X Bad": "a"], false),
+            ("GET", "file:///etc/hostname", [:], false),
+            ("GET", "ftp://a.test/x", [:], false),
+            ("GET", "mailto:a@b.test", [:], false),
+        ] as [(String, String, [String: String], Bool)])
+    func table(method: String, url: String, headers: [String: String], valid: Bool) throws {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.allHTTPHeaderFields = headers.isEmpty ? nil : headers
+        let outcome = Result { try TransportRequest(urlRequest: request).validate() }
+        if valid {
+            #expect(throws: Never.self) { try outcome.get() }
+        } else {
+            #expect(throws: APIError.self) { try outcome.get() }
+        }
+    }
+
+    @Test("a redirect to another origin drops a caller-set Host header")
+    func redirectDropsHost() async throws {
+        let origin = try LoopbackServer()
+        let other = try LoopbackServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        let landing = other.url("/landing", host: "localhost").absoluteString
+        origin.route("/start") { _ in .redirect(302, to: landing) }
+        other.route("/landing") { request in .echo(of: request) }
+        let api = TestAPI(origin)
+        let echo: LoopbackServer.Echo = try await api.request(
+            route: api.get(endpoint: "/start"),
+            parameters: URLParameters([:], headers: ["Host": "127.0.0.1:\(origin.port)"])
+        ).value
+        #expect(origin.requests.first?.value(forHeader: "Host") == "127.0.0.1:\(origin.port)")
+        #expect(echo.value(forHeader: "Host") == "localhost:\(other.port)")
+    }
+}
+
+/// The transport to use where the test transport is the library's default.
+enum CurlOrSession {
+    static func make() -> any HTTPTransport {
+        AbstractAPI(responseParser: JSONParser()).transport
+    }
+}
