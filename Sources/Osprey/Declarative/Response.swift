@@ -28,6 +28,9 @@ public struct Response: Sendable {
     public var body: Data?
     /// Why the request failed, for completion handlers; nil for a success.
     public var error: (any Error)?
+    /// Whether the body went to a download's file instead of ``body`` (which is then empty): an
+    /// interceptor around a download sees this, and returns it unchanged for the file to be kept.
+    public var bodyWentToFile: Bool = false
 
     /// A response.
     public init(
@@ -46,6 +49,7 @@ public struct Response: Sendable {
         self.init(
             request: exchange.request, statusCode: exchange.response.statusCode,
             headers: HTTPHeaders(exchange.response), body: exchange.data)
+        bodyWentToFile = exchange.bodyWentToSink
     }
 
     /// A failed request's response: what the error knows of the exchange, and the error.
@@ -66,6 +70,8 @@ public struct Response: Sendable {
         else {
             throw APIError.invalidRequest(reason: "an interceptor returned a response without a status code")
         }
-        return TransportResponse(response: response, data: body ?? Data(), request: self.request ?? request)
+        return TransportResponse(
+            response: response, data: body ?? Data(), request: self.request ?? request,
+            bodyWentToSink: bodyWentToFile)
     }
 }

@@ -71,7 +71,10 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         case .succeeded: text += ": succeeded"
         case .failed(let error): text += ": failed: \(error)"
         case .cancelled: text += ": cancelled"
-        case .progress(let progress): text += ": \(progress)"
+        case .progress(let progress):
+            // The attempt is said once, below.
+            text += ": \(progress.direction) \(progress.completedBytes)/"
+            text += "\(progress.expectedBytes.map(String.init) ?? "?") bytes"
         }
         return text + " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s)"
     }

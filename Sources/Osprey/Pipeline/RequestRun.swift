@@ -26,6 +26,11 @@ final class RequestRun<Value: Sendable>: Sendable {
         var isFinished = false
         /// Whether a download already started again from zero (it does so at most once).
         var restarted = false
+        /// Whether a download waits for its partial file (see ``DownloadPlan/prepare(_:then:)``).
+        var waitsForFile = false
+        /// Whether the monitors heard the outcome: a progress report that lost the race with it
+        /// is not told after it.
+        var outcomeNotified = false
     }
 
     private let api: AbstractAPI
@@ -41,6 +46,8 @@ final class RequestRun<Value: Sendable>: Sendable {
     private let state: Locked<State>
     private let progress: ProgressChannel
     private let download: DownloadPlan?
+    /// The monitors' events, one at a time and in order.
+    private let events = EventSequence()
 
     init(
         api: AbstractAPI,
@@ -73,9 +80,12 @@ final class RequestRun<Value: Sendable>: Sendable {
         if !configuration.monitors.isEmpty {
             // Reports come from the transport's delegate queue: monitors hear them on the request
             // queue, where user code cannot hold up every transfer.
+            // They are recorded in order now, so that the outcome, recorded later, reaches the
+            // monitors after them.
             progress.setMonitor { [weak self] report in
                 guard let self else { return }
-                api.requestQueue.async { self.notifyProgress(report) }
+                events.record { self.notifyProgress(report) }
+                api.requestQueue.async { self.events.drain() }
             }
         }
         if let deadline {
@@ -120,9 +130,27 @@ final class RequestRun<Value: Sendable>: Sendable {
     }
 
     /// 4. Send the attempt through the transport, within what is left of the deadline. A
-    /// download asks only for the bytes it does not have yet.
+    /// download first waits for its partial file (an earlier download to the same place may be
+    /// writing its last bytes), then asks only for the bytes it does not have yet.
     private func send(_ adapted: URLRequest) {
-        let request = download?.prepare(adapted) ?? adapted
+        guard let download else { return transmit(adapted) }
+        state.withLock { $0.waitsForFile = true }
+        download.prepare(adapted) { [self] request, waited in
+            guard
+                state.withLock({ state in
+                    defer { state.waitsForFile = false }
+                    return state.waitsForFile
+                })
+            else { return }
+            if waited {
+                api.requestQueue.async { self.transmit(request) }
+            } else {
+                transmit(request)
+            }
+        }
+    }
+
+    private func transmit(_ request: URLRequest) {
         let remaining = deadline.map { $0 - elapsed }
         if let remaining, remaining <= 0 {
             return finish(
@@ -293,39 +321,51 @@ final class RequestRun<Value: Sendable>: Sendable {
             }
         }
         defer { ProgressChannels.remove(resolver.identity) }
-        // Cancelled while the body was being parsed: monitors hear what the caller sees.
-        let cancelled = !resolver.isPending
+        defer { download?.requestEnded() }
         switch outcome {
-        case .success(let value):
+        case .success:
             // The last reports go out before the promise settles (on a serial queue, first).
             progress.finish()
-            notify(
-                cancelled ? .cancelled : .succeeded, request: request, response: response, attempt: attempt)
-            resolver.fulfill(value)
-        case .failure(.cancelled):
+        case .failure:
             progress.close()
-            notify(.cancelled, request: request, response: response, attempt: attempt)
-            resolver.cancel()
-        case .failure(let error):
-            progress.close()
-            notify(
-                cancelled ? .cancelled : .failed(error), request: request, response: response,
-                attempt: attempt)
-            resolver.reject(api.mapError(error))
         }
+        // Monitors hear the outcome after every event recorded before it, then the promise
+        // settles: here, or on the thread that is telling them an earlier event.
+        let conclude: @Sendable () -> Void = { [self] in
+            // Cancelled while the body was being parsed: monitors hear what the caller sees.
+            let cancelled = !resolver.isPending
+            state.withLock { $0.outcomeNotified = true }
+            switch outcome {
+            case .success(let value):
+                deliver(
+                    cancelled ? .cancelled : .succeeded, request: request, response: response,
+                    attempt: attempt)
+                resolver.fulfill(value)
+            case .failure(.cancelled):
+                deliver(.cancelled, request: request, response: response, attempt: attempt)
+                resolver.cancel()
+            case .failure(let error):
+                deliver(
+                    cancelled ? .cancelled : .failed(error), request: request, response: response,
+                    attempt: attempt)
+                resolver.reject(api.mapError(error))
+            }
+        }
+        if configuration.monitors.isEmpty { conclude() } else { events.run(conclude) }
     }
 
     /// Stops whatever is current: the adapters, the exchange, or the wait before a retry.
     private func cancel() {
-        let (adapting, exchange, retry, request) = state.withLock { state in
+        let (adapting, exchange, retry, waitsForFile, request) = state.withLock { state in
             state.isCancelled = true
-            return (state.adapting, state.exchange, state.retry, state.request)
+            defer { state.waitsForFile = false }
+            return (state.adapting, state.exchange, state.retry, state.waitsForFile, state.request)
         }
         adapting?.cancel()
         exchange?.cancel()
-        if let retry {
-            // Waiting for a retry: nothing else will report the end.
-            retry.cancel()
+        retry?.cancel()
+        if retry != nil || waitsForFile {
+            // Waiting for a retry or for the partial file: nothing else will report the end.
             api.requestQueue.async { [self] in finish(request: request, response: nil, .failure(.cancelled)) }
         }
     }
@@ -336,6 +376,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             state -> (Promise<URLRequest>?, Promise<TransportResponse>?, DispatchWorkItem?, URLRequest)? in
             guard !state.isFinished else { return nil }
             state.isCancelled = true
+            state.waitsForFile = false
             return (state.adapting, state.exchange, state.retry, state.request)
         }
         guard let (adapting, exchange, retry, request) = current else { return }
@@ -356,7 +397,15 @@ final class RequestRun<Value: Sendable>: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     }
 
+    /// Tells the monitors, in order with the request's other events.
     private func notify(_ kind: APIEvent.Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int)
+    {
+        guard !configuration.monitors.isEmpty else { return }
+        events.run { [self] in deliver(kind, request: request, response: response, attempt: attempt) }
+    }
+
+    /// Tells the monitors now (from the event sequence).
+    private func deliver(_ kind: APIEvent.Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int)
     {
         let monitors = configuration.monitors
         guard !monitors.isEmpty else { return }
@@ -367,8 +416,9 @@ final class RequestRun<Value: Sendable>: Sendable {
     }
 
     private func notifyProgress(_ report: TransferProgress) {
-        let request = state.withLock { $0.request }
-        notify(.progress(report), request: request, response: nil, attempt: report.attempt)
+        let (request, ended) = state.withLock { ($0.request, $0.outcomeNotified) }
+        guard !ended else { return }
+        deliver(.progress(report), request: request, response: nil, attempt: report.attempt)
     }
 
     private static func adaptationError(_ error: any Error) -> APIError {

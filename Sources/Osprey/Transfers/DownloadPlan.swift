@@ -7,9 +7,16 @@ import Foundation
 /// One `download` call: resumes from what an earlier one left, writes the body to a private
 /// partial file as it arrives, and moves it into place once complete and valid.
 ///
-/// Per attempt: ``prepare(_:)`` (on the request queue) asks for the missing bytes when a
-/// resumable partial file exists; the transport then calls the ``DownloadSink`` methods; the
-/// pipeline's decode step calls ``complete(_:)``.
+/// Per attempt: ``prepare(_:then:)`` (on the request queue) takes the partial file's lease and
+/// asks for the missing bytes when a resumable partial file exists; the transport then calls the
+/// ``DownloadSink`` methods; the pipeline's decode step calls ``complete(_:)``, and the end of the
+/// request ``requestEnded()``.
+///
+/// A partial file is only resumed when its bytes are of the same representation: the record
+/// keeps the strong `ETag` (or `Last-Modified`) of the response that started it, a `206` must
+/// carry the same one (a server or proxy that ignores `If-Range` would otherwise splice two
+/// versions), and a body the server sent with a `Content-Encoding` (though the download asked for
+/// `identity`) is saved decoded and never resumed: its offsets are of the encoded bytes.
 final class DownloadPlan: DownloadSink {
     /// Where the file goes.
     enum Target: Sendable {
@@ -27,8 +34,13 @@ final class DownloadPlan: DownloadSink {
         /// Bytes not yet written: pieces arrive 16 KiB at a time, and fewer, larger writes are
         /// cheaper for the delegate queue that makes them.
         var pending = Data()
-        /// The URL this attempt asked for (before redirects): what a resume must match.
+        /// The URL this attempt asked for (before redirects, without its query): what a resume
+        /// must match.
         var askedURL = ""
+        /// The partial file whose lease this download holds (see ``PartialFileLeases``).
+        var lease: String?
+        /// Whether the request ended (its promise settled): the lease goes once the file is closed.
+        var requestEnded = false
     }
 
     let target: Target
@@ -46,16 +58,44 @@ final class DownloadPlan: DownloadSink {
 
     // MARK: Before each attempt
 
-    /// The attempt's request: it asks for the bytes after those already on disk (`Range`),
-    /// only if they are still the same representation (`If-Range`); otherwise for everything.
-    func prepare(_ request: URLRequest) -> URLRequest {
-        var request = request
-        let url = request.url?.absoluteString ?? ""
+    /// Gives the attempt's request to `send` once this download holds its partial file's lease
+    /// (an earlier download to the same place may still be writing its last bytes). `send` runs
+    /// at once when the file is free, else later on the thread that freed it (`waited` is then
+    /// true); never once the request has ended.
+    func prepare(_ request: URLRequest, then send: @escaping @Sendable (URLRequest, _ waited: Bool) -> Void) {
         let partial =
             switch target {
             case .file(let destination): PartialDownload(besideFile: destination)
-            case .folder(let folder): PartialDownload(inFolder: folder, for: url)
+            case .folder(let folder):
+                PartialDownload(inFolder: folder, for: request.url?.absoluteString ?? "")
             }
+        let path = partial.dataURL.path
+        let (holdsIt, other) = state.withLock { state -> (Bool, String?) in
+            guard state.lease != path else { return (true, nil) }
+            defer { state.lease = nil }
+            return (false, state.lease)
+        }
+        // A retry, or a restart from zero, of this download.
+        if holdsIt { return send(resumingRequest(request, from: partial), false) }
+        // An adapter moved a folder download to another URL between attempts.
+        if let other { PartialFileLeases.release(other) }
+        let returned = Locked(false)
+        PartialFileLeases.acquire(path) { [self] in
+            let ended = state.withLock { state -> Bool in
+                if !state.requestEnded { state.lease = path }
+                return state.requestEnded
+            }
+            guard !ended else { return PartialFileLeases.release(path) }
+            send(resumingRequest(request, from: partial), returned.withLock { $0 })
+        }
+        returned.withLock { $0 = true }
+    }
+
+    /// The request asking for the bytes after those already on disk (`Range`), only if they are
+    /// still the same representation (`If-Range`); otherwise for everything.
+    private func resumingRequest(_ request: URLRequest, from partial: PartialDownload) -> URLRequest {
+        var request = request
+        let url = PartialDownload.recordedURL(request.url)
         // Byte offsets only mean something in the unencoded representation.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         var offset: Int64 = 0
@@ -79,6 +119,18 @@ final class DownloadPlan: DownloadSink {
         return request
     }
 
+    /// The request ended: the partial file's lease goes as soon as the file is closed (at once
+    /// unless a transport is still writing its last bytes).
+    func requestEnded() {
+        let lease = state.withLock { state -> String? in
+            state.requestEnded = true
+            guard state.handle == nil else { return nil }
+            defer { state.lease = nil }
+            return state.lease
+        }
+        if let lease { PartialFileLeases.release(lease) }
+    }
+
     // MARK: DownloadSink
 
     func begin(_ response: HTTPURLResponse) throws -> Bool {
@@ -94,7 +146,14 @@ final class DownloadPlan: DownloadSink {
                     partial.remove()
                     throw DownloadRestart(reason: "the server answered another range than the one asked for")
                 }
-                state.handle = try Self.open(partial.dataURL, keeping: state.startOffset)
+                // RFC 9110 §13.1.5, §14.4: the rest must be of the same representation.
+                guard let validator = state.record?.validator, Self.validator(of: response) == validator,
+                    Self.isIdentity(response)
+                else {
+                    partial.remove()
+                    throw DownloadRestart(reason: "the server sent the rest of another representation")
+                }
+                state.handle = try DownloadFiles.open(partial.dataURL, keeping: state.startOffset)
                 if state.record?.totalLength == nil, let complete = range.complete {
                     state.record?.totalLength = complete
                     if let record = state.record { try partial.write(record) }
@@ -108,11 +167,13 @@ final class DownloadPlan: DownloadSink {
             guard (200..<300).contains(status) else { return false }
             // A whole body: a first download, or the validator changed, or ranges are ignored.
             state.startOffset = 0
-            state.handle = try Self.open(partial.dataURL, keeping: 0)
+            state.handle = try DownloadFiles.open(partial.dataURL, keeping: 0)
+            let identity = Self.isIdentity(response)
             let record = PartialDownload.Record(
                 url: state.askedURL,
-                validator: Self.validator(of: response),
-                totalLength: Self.identityLength(of: response),
+                // No validator, no resume: an encoded body is saved decoded.
+                validator: identity ? Self.validator(of: response) : nil,
+                totalLength: identity ? Self.contentLength(of: response) : nil,
                 suggestedFilename: response.value(forHTTPHeaderField: "Content-Disposition")
                     .flatMap(ContentDisposition.filename(in:)))
             state.record = record
@@ -138,24 +199,33 @@ final class DownloadPlan: DownloadSink {
     }
 
     func end() throws {
-        try state.withLock { state in
-            defer {
-                state.handle = nil
-                state.pending = Data()
-            }
+        try closeFile { state in
             if !state.pending.isEmpty { try state.handle?.write(contentsOf: state.pending) }
             try state.handle?.close()
         }
     }
 
     func abandon() {
-        state.withLock { state in
+        closeFile { state in
             // What arrived is kept for a resume: it is all part of the body, in order.
             if !state.pending.isEmpty { try? state.handle?.write(contentsOf: state.pending) }
             try? state.handle?.close()
-            state.handle = nil
-            state.pending = Data()
         }
+    }
+
+    /// Runs `close` on the open file, forgets it, and hands the lease on if the request ended.
+    private func closeFile(_ close: (inout State) throws -> Void) rethrows {
+        let lease = try state.withLock { state -> String? in
+            defer {
+                state.handle = nil
+                state.pending = Data()
+            }
+            try close(&state)
+            guard state.requestEnded else { return nil }
+            defer { state.lease = nil }
+            return state.lease
+        }
+        if let lease { PartialFileLeases.release(lease) }
     }
 
     // MARK: After the body
@@ -175,7 +245,7 @@ final class DownloadPlan: DownloadSink {
         // Whatever happens now, the complete body has nothing left to resume.
         defer { partial.remove() }
         let destination = try destinationURL(record: record, response: exchange)
-        try Self.move(partial.dataURL, to: destination, overwrite: overwrite)
+        try DownloadFiles.move(partial.dataURL, to: destination, overwrite: overwrite)
         return destination
     }
 
@@ -201,42 +271,7 @@ final class DownloadPlan: DownloadSink {
         }
     }
 
-    // MARK: Files
-
-    /// Opens (creating it private to the user) the partial file, cut to `length` bytes, for
-    /// writing after them.
-    private static func open(_ url: URL, keeping length: Int64) throws -> FileHandle {
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            Foundation.open(path!, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        guard descriptor >= 0 else { throw systemError(errno) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard ftruncate(descriptor, off_t(length)) == 0 else { throw systemError(errno) }
-        try handle.seekToEnd()
-        return handle
-    }
-
-    /// Moves the file into place: replacing what is there only when allowed, atomically either way.
-    private static func move(_ source: URL, to destination: URL, overwrite: Bool) throws {
-        let result = source.withUnsafeFileSystemRepresentation { from in
-            destination.withUnsafeFileSystemRepresentation { to in
-                // link(2) refuses an existing destination; rename(2) replaces it atomically.
-                overwrite ? rename(from!, to!) : link(from!, to!)
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            if code == EEXIST {
-                throw APIError.fileFailed(
-                    reason: "\(destination.path) exists; pass overwrite: true to replace it", underlying: nil,
-                    context: nil)
-            }
-            throw APIError.fileFailed(
-                reason: "could not move the download to \(destination.path)",
-                underlying: systemError(code), context: nil)
-        }
-        if !overwrite { try? FileManager.default.removeItem(at: source) }
-    }
+    // MARK: Response headers
 
     /// The strong `ETag`, else `Last-Modified`: what `If-Range` may carry (RFC 9110 §13.1.5).
     private static func validator(of response: HTTPURLResponse) -> String? {
@@ -244,12 +279,14 @@ final class DownloadPlan: DownloadSink {
         return response.value(forHTTPHeaderField: "Last-Modified")
     }
 
-    /// The body's length when it is sent as is (no content coding).
-    private static func identityLength(of response: HTTPURLResponse) -> Int64? {
-        if let coding = response.value(forHTTPHeaderField: "Content-Encoding"), coding != "identity" {
-            return nil
-        }
-        return response.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+    /// Whether the body is sent as is (no content coding).
+    private static func isIdentity(_ response: HTTPURLResponse) -> Bool {
+        guard let coding = response.value(forHTTPHeaderField: "Content-Encoding") else { return true }
+        return coding.trimmingCharacters(in: .whitespaces).lowercased() == "identity"
+    }
+
+    private static func contentLength(of response: HTTPURLResponse) -> Int64? {
+        response.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
     }
 }
 
@@ -258,9 +295,4 @@ struct DownloadRestart: Error, CustomStringConvertible {
     let reason: String
 
     var description: String { "the download restarts from zero: \(reason)" }
-}
-
-/// The error of a failed system call.
-private func systemError(_ code: Int32) -> any Error {
-    POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
 }

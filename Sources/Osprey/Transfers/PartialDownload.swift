@@ -6,7 +6,8 @@ import Foundation
 struct PartialDownload {
     /// What is known of the body being downloaded.
     struct Record: Codable, Equatable {
-        /// The URL the download was asked for (a resume only continues the same one).
+        /// The URL the download was asked for, without its query (a resume only continues the
+        /// same one; see ``recordedURL(_:)``).
         var url: String
         /// The strong `ETag`, or else the `Last-Modified` date, for `If-Range`.
         var validator: String?
@@ -42,11 +43,43 @@ struct PartialDownload {
         return try? JSONDecoder().decode(Record.self, from: data)
     }
 
-    /// Replaces the record.
+    /// Replaces the record, atomically, with a file only its owner can read (0600, as the bytes):
+    /// it names what is being downloaded.
     func write(_ record: Record) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(record).write(to: recordURL, options: .atomic)
+        let data = try encoder.encode(record)
+        let temporary = recordURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(recordURL.lastPathComponent).\(UUID().uuidString)")
+        let descriptor = temporary.withUnsafeFileSystemRepresentation { path in
+            open(path!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.close()
+            guard rename(temporary.path, recordURL.path) == 0 else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// What a record keeps of a download's URL: scheme, host, port and path. A query may hold a
+    /// signature or a token, and a resume does not need it: `If-Range` and the validator check
+    /// make sure the bytes continue the same representation.
+    static func recordedURL(_ url: URL?) -> String {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return ""
+        }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? ""
     }
 
     /// The size of the bytes so far (0 when there are none).

@@ -23,6 +23,18 @@ extension LoopbackServer {
         public let connectionID: Int
         /// Values captured by `:name` segments of the matched route, percent-decoded.
         public internal(set) var pathParameters: [String: String] = [:]
+        /// The absolute URL as the client had it, when known (``MockTransport`` records it).
+        var absoluteURL: URL?
+
+        /// The request's absolute URL: as the client had it for ``MockTransport``; for the
+        /// loopback server, `http://` and the `Host` header before the target (an absolute-form
+        /// target as it is). Nil when it cannot be made.
+        public var url: URL? {
+            if let absoluteURL { return absoluteURL }
+            if target.hasPrefix("http://") || target.hasPrefix("https://") { return URL(string: target) }
+            guard let host = value(forHeader: "Host") else { return nil }
+            return URL(string: "http://\(host)\(target)")
+        }
 
         /// The target's path, still percent-encoded; for an absolute-form target (a request to
         /// a proxy), the path after its authority, so that routes match either form.

@@ -22,7 +22,10 @@ import Osprey
 ///
 /// A request no route matches fails with ``Unrouted``, which names it. Redirects are delivered
 /// as they are (the mock follows none); the request's idle timeout applies to delayed and
-/// `never` replies.
+/// `never` replies. Requests are checked like the real transports check them (an invalid method,
+/// header or URL fails with `APIError.invalidRequest`), each ``requests`` entry has the absolute
+/// ``LoopbackServer/Request/url`` the client used, and downloads (`api.download(...)`) are saved
+/// to their file from a successful reply's body.
 public final class MockTransport: HTTPTransport, @unchecked Sendable {
     // @unchecked: `state` is the only mutable state and is locked; timers use their own queue.
 
@@ -83,6 +86,13 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
     /// Answers `request` from the routes; see Osprey's `HTTPTransport`.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
+        // The wire contract holds for mocks as for the real transports: a test sees the same error.
+        do {
+            try request.validate()
+        } catch {
+            resolver.reject(error)
+            return promise
+        }
         let recorded: Request
         do {
             recorded = try Self.record(request)
@@ -159,10 +169,47 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
         else {
             return .failure(APIError.transport(underlying: URLError(.badServerResponse), context: context))
         }
+        if let sink = request.downloadSink, (200..<300).contains(response.status) {
+            return saveDownload(response.body, of: http, to: sink, for: request)
+        }
         if let limit = request.maximumResponseBytes, response.body.count > limit {
             return .failure(APIError.responseTooLarge(limit: limit, context: context))
         }
         return .success(TransportResponse(response: http, data: response.body, request: request.urlRequest))
+    }
+
+    /// Hands a successful body to the download's sink as a transport does (begin, write, end;
+    /// abandon on a failure), with its progress.
+    private static func saveDownload(
+        _ body: Data, of response: HTTPURLResponse, to sink: any DownloadSink, for request: TransportRequest
+    ) -> Result<TransportResponse, any Error> {
+        let context = APIError.Context(request: request.urlRequest, response: response)
+        do {
+            guard try sink.begin(response) else {
+                return .success(
+                    TransportResponse(response: response, data: body, request: request.urlRequest))
+            }
+        } catch {
+            return .failure(error as? APIError ?? APIError.transport(underlying: error, context: context))
+        }
+        if let limit = sink.maximumBytes, Int64(body.count) > limit {
+            sink.abandon()
+            return .failure(APIError.responseTooLarge(limit: Int(clamping: limit), context: context))
+        }
+        do {
+            try sink.write(body)
+            try sink.end()
+        } catch {
+            sink.abandon()
+            return .failure(
+                APIError.fileFailed(
+                    reason: "could not write the download", underlying: error, context: context))
+        }
+        let total = sink.startOffset + Int64(body.count)
+        request.progress?(.download, total, total)
+        return .success(
+            TransportResponse(
+                response: response, data: Data(), request: request.urlRequest, bodyWentToSink: true))
     }
 
     /// The request as the loopback server would have recorded it.
@@ -182,7 +229,7 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map {
             LoopbackServer.HeaderField($0.key, $0.value)
         }
-        return Request(
+        var recorded = Request(
             method: request.urlRequest.httpMethod ?? "GET",
             target: path.isEmpty ? "/" : path + (query.map { "?" + $0 } ?? ""),
             version: "HTTP/1.1",
@@ -192,5 +239,7 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
             bodyLength: body.count,
             connectionID: 0
         )
+        recorded.absoluteURL = url
+        return recorded
     }
 }

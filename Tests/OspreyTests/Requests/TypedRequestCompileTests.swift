@@ -55,5 +55,28 @@ import Testing
             #expect(withoutBase.status != 0)
             #expect(withoutBase.output.contains("error:"), "\(withoutBase.output)")
         }
+
+        @Test("a typed request on an API without a base URL says to conform to BaseAPI")
+        func pointsToBaseAPI() throws {
+            let output = try Self.typecheck(
+                """
+                struct Credentials: Encodable, Sendable { var user: String }
+                struct Session: Decodable, Sendable { var token: String }
+                extension Request {
+                    static func login(_ body: Credentials) -> Request<Session> { .post("login", body: body) }
+                }
+                final class Plain: AbstractAPI, @unchecked Sendable {
+                    func login() -> Promise<Session> { request(.login(Credentials(user: "a"))) }
+                }
+                func outside(_ api: Plain) -> Promise<Session> { api.request(.login(Credentials(user: "b"))) }
+                """)
+            #expect(output.status != 0)
+            let errors = output.output.split(separator: "\n").filter {
+                $0.hasPrefix("/") && $0.contains(": error:")
+            }
+            #expect(errors.count == 2, "\(output.output)")
+            #expect(errors.allSatisfy { $0.contains("make the API conform to BaseAPI") }, "\(output.output)")
+            #expect(!output.output.contains("has no member 'login'"), "\(output.output)")
+        }
     }
 #endif

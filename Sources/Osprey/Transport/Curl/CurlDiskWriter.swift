@@ -76,9 +76,13 @@
             }
         }
 
-        /// The transfer failed or was cancelled: the sink keeps what it has for a resume.
-        func abandon() {
-            queue.async { [sink] in sink.abandon() }
+        /// The transfer failed or was cancelled: the sink keeps what it has for a resume, once
+        /// the bytes still waiting are written; then `done` runs.
+        func abandon(then done: @escaping @Sendable () -> Void = {}) {
+            queue.async { [sink] in
+                sink.abandon()
+                done()
+            }
         }
     }
 #endif

@@ -122,8 +122,7 @@
         /// fails with the error made from the current context.
         func detach(from multi: OpaquePointer, failing makeError: CurlLoop.APIErrorMaker) {
             ccurl_multi_remove_handle(multi, handle)
-            settle(.failure(makeError(context)))
-            dispose()
+            fail(makeError(context))
         }
 
         /// The current hop's response, made from its head the first time the loop needs it: for
@@ -237,8 +236,15 @@
             ccurl_easy_pause(handle, Int32(CCURLPAUSE_CONT))
         }
 
+        /// Fails the transfer. A download's partial file gets the bytes still on their way to
+        /// disk first: a `download` started as soon as this one fails resumes from all of them.
         private func fail(_ error: APIError) {
-            settle(.failure(error))
+            if sinkBegun, let writer {
+                sinkBegun = false
+                writer.abandon { [self] in settle(.failure(error)) }
+            } else {
+                settle(.failure(error))
+            }
             dispose()
         }
 
