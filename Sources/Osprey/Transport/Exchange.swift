@@ -46,13 +46,16 @@ final class Exchange: Sendable {
     private let control: DispatchQueue
     /// Holds FoundationNetworking back while this exchange's download falls behind.
     let gate: DeliveryGate?
+    /// The transport's cookies.
+    let cookies: CookieJar?
 
     init(
         _ request: TransportRequest,
         resolver: Resolver<TransportResponse>,
         timers: DispatchQueue,
         control: DispatchQueue,
-        gate: DeliveryGate? = nil
+        gate: DeliveryGate? = nil,
+        cookies: CookieJar? = nil
     ) {
         original = request
         self.resolver = resolver
@@ -60,6 +63,7 @@ final class Exchange: Sendable {
         self.timers = timers
         self.control = control
         self.gate = gate
+        self.cookies = cookies
     }
 
     // MARK: Starting and ending
@@ -72,6 +76,13 @@ final class Exchange: Sendable {
         // Without an idle timeout, URLSession's must not fire either: a year stands for none
         // (FoundationNetworking turns the interval into whole milliseconds, so no infinity).
         request.timeoutInterval = idleTimeout.map { $0.rounded(.up) + 1 } ?? Self.noTimeout
+        // The jar's cookies go on the task's copy only; a request's own `Cookie` is left alone.
+        request.httpShouldHandleCookies = false
+        if let cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
+            let value = request.url.flatMap(cookies.headerValue(for:))
+        {
+            request.setValue(value, forHTTPHeaderField: "Cookie")
+        }
         // A body file is uploaded from disk; a redirect that turned the request into a GET has
         // dropped its body, and with it the file.
         let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
@@ -207,6 +218,7 @@ final class Exchange: Sendable {
     // MARK: Delegate events
 
     func received(_ response: HTTPURLResponse) {
+        storeCookies(of: response)
         let isFinal = !original.willFollow(response)
         let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
@@ -294,6 +306,7 @@ final class Exchange: Sendable {
             }
             // The head came without a didReceive(response) (the Basic-challenge path): check it here.
             state.response = response
+            storeCookies(of: response)
             let verdict = self.original.framingVerdict(on: response, method: state.request.httpMethod)
             if case .accept(let length) = verdict { state.bodyLength = length }
             return (state, verdict)
@@ -335,6 +348,12 @@ final class Exchange: Sendable {
             }
             startTaskLater(in: session, registry: registry)
         }
+    }
+
+    /// Keeps what the hop's response sets, for the URL the hop asked for (a redirect's too).
+    private func storeCookies(of response: HTTPURLResponse) {
+        guard let cookies, let url = response.url else { return }
+        cookies.store(from: response, url: url)
     }
 
     private func deliver(_ response: HTTPURLResponse, _ snapshot: State) {

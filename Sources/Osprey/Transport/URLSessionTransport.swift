@@ -21,12 +21,25 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
     /// next request's start.
     private let control = DispatchQueue(label: "osprey.transport.control", attributes: .concurrent)
 
+    /// The transport's cookies, or nil when it keeps none.
+    public let cookies: CookieJar?
+
     /// Creates a transport with its own session.
-    /// - Parameter configuration: The session configuration; ephemeral (no shared cookies or
-    ///   cache) by default.
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
+    /// - Parameters:
+    ///   - configuration: The session configuration; ephemeral (no shared cache) by default.
+    ///     Its cookie settings are replaced: cookies are `cookies`' business.
+    ///   - cookies: Where the transport keeps cookies (RFC 6265, by Osprey's rules on every
+    ///     platform): a jar of its own in memory by default; nil for none.
+    public init(configuration: URLSessionConfiguration = .ephemeral, cookies: CookieJar? = CookieJar()) {
         let delegate = SessionDelegate()
         self.delegate = delegate
+        self.cookies = cookies
+        // URLSession's own cookie handling is off: on Linux it was seen sending a `Secure`
+        // cookie over plain http, and keeping one that `Max-Age=0` removes.
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         session = URLSession(
             configuration: configuration, delegate: delegate,
             delegateQueue: .transportDelegateQueue(gate: gate))
@@ -49,7 +62,8 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
             resolver.reject(error)
             return promise
         }
-        let exchange = Exchange(request, resolver: resolver, timers: timers, control: control, gate: gate)
+        let exchange = Exchange(
+            request, resolver: resolver, timers: timers, control: control, gate: gate, cookies: cookies)
         // The exchange (and through it this transport) stays alive until the promise settles.
         resolver.onCancel { [self] in withExtendedLifetime(self) { exchange.cancel() } }
         exchange.startTimers()

@@ -57,6 +57,16 @@ enum TestTransport {
         }
     }
 
+    /// A new transport of the kind the tests run on, with `cookies` as its jar.
+    static func make(cookies: CookieJar?) -> any HTTPTransport {
+        if isURLSession { return URLSessionTransport(cookies: cookies) }
+        #if canImport(CCurl)
+            return CurlTransport(cookies: cookies) ?? URLSessionTransport(cookies: cookies)
+        #else
+            return URLSessionTransport(cookies: cookies)
+        #endif
+    }
+
     /// Whether the tests run on `URLSessionTransport` (to name what differs between the two).
     static var isURLSession: Bool {
         #if os(Linux)

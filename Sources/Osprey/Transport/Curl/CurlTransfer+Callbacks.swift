@@ -109,6 +109,11 @@
                 }
             }
             guard let url = request.url else { return true }
+            if let jar = settings.cookies {
+                // Every hop's cookies are kept, a redirect's included.
+                let lines = headerFields.filter { $0.0.caseInsensitiveCompare("Set-Cookie") == .orderedSame }
+                if !lines.isEmpty { jar.store(setCookieLines: lines.map(\.1), from: url) }
+            }
             head = CurlResponseHead(
                 url: url, statusCode: statusLine.code, version: statusLine.version, fields: fields)
             followsThisHop = original.willFollow(

@@ -50,6 +50,12 @@
                 // "Name;" is libcurl's way to send a header with an empty value.
                 value.isEmpty ? "\(name);" : "\(name): \(value)"
             }
+            // The jar's cookies, at the wire only; a request's own `Cookie` header is left alone.
+            if let jar = settings.cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
+                let cookies = request.url.flatMap(jar.headerValue(for:))
+            {
+                lines.append("Cookie: \(cookies)")
+            }
             // `Expect: 100-continue` for large bodies only, at one threshold whatever libcurl's
             // version would choose (7.88: over 1 MiB); a server that ignores it costs a second's
             // wait. "Expect:" tells libcurl to send none.

@@ -25,6 +25,8 @@
             /// See ``CurlTransport/init(trustedCertificates:)``.
             var trustedCertificates: URL?
             var proxies = ProxySettings()
+            /// See ``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:)``.
+            var cookies: CookieJar?
         }
 
         private(set) var request: URLRequest

@@ -10,9 +10,16 @@
         /// - Parameters:
         ///   - trustedCertificates: Ignored here.
         ///   - maximumConnectionsPerHost: Ignored here.
-        public init?(trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16) {
+        ///   - cookies: Ignored here.
+        public init?(
+            trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
+            cookies: CookieJar? = CookieJar()
+        ) {
             return nil
         }
+
+        /// Always nil here.
+        public var cookies: CookieJar? { nil }
 
         /// Why libcurl cannot be used here.
         public static var unavailableReason: String? {

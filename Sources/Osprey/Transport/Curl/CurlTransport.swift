@@ -33,25 +33,34 @@
         ///     Debian's build) still applies.
         ///   - maximumConnectionsPerHost: How many connections to one host the transport opens
         ///     at most (URLSession's default is 6); more requests wait for one to be free.
-        public convenience init?(trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16) {
+        ///   - cookies: Where the transport keeps cookies (RFC 6265): a jar of its own in memory
+        ///     by default; nil for none.
+        public convenience init?(
+            trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
+            cookies: CookieJar? = CookieJar()
+        ) {
             self.init(
                 trustedCertificates: trustedCertificates,
-                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                maximumConnectionsPerHost: maximumConnectionsPerHost, cookies: cookies,
                 environment: ProcessInfo.processInfo.environment)
         }
 
         /// A transport whose proxies come from `environment` instead of the process's (tests).
         package init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
-            environment: [String: String]
+            cookies: CookieJar? = CookieJar(), environment: [String: String]
         ) {
             guard let loop = CurlLoop(maximumConnectionsPerHost: maximumConnectionsPerHost) else {
                 return nil
             }
             self.loop = loop
             settings = CurlTransfer.Settings(
-                trustedCertificates: trustedCertificates, proxies: ProxySettings(environment: environment))
+                trustedCertificates: trustedCertificates, proxies: ProxySettings(environment: environment),
+                cookies: cookies)
         }
+
+        /// The transport's cookies, or nil when it keeps none.
+        public var cookies: CookieJar? { settings.cookies }
 
         deinit {
             loop.submit(.shutDown)

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Reads a `Set-Cookie` header line the way RFC 6265 §5.2 says a user agent does, and decides
+/// what §5.3 stores from it.
+enum SetCookie {
+    /// The largest name plus value kept (RFC 6265 §6.1 asks for at least 4096 bytes).
+    static let maximumBytes = 4096
+
+    /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
+    /// first pair, an empty name, too large, a `Domain` the URL's host is not in, or `Secure`
+    /// from plain http. An already expired cookie is returned as such: it removes a stored one.
+    static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
+        guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        var pieces = line.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
+        guard let pair = pieces.next(), let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = trimmed(pair[..<equals])
+        let value = trimmed(pair[pair.index(after: equals)...])
+        guard !name.isEmpty, name.utf8.count + value.utf8.count <= maximumBytes,
+            !hasControlCharacters(name), !hasControlCharacters(value)
+        else { return nil }
+
+        var expires: Date?
+        var maximumAge: Date?
+        var domainAttribute: String?
+        var path: String?
+        var isSecure = false
+        var isHTTPOnly = false
+        while let attribute = pieces.next() {
+            let (key, attributeValue) = split(attribute)
+            switch key.lowercased() {
+            case "expires":
+                if let date = CookieDate.parse(attributeValue) { expires = date }
+            case "max-age":
+                if let seconds = maximumAgeSeconds(attributeValue) {
+                    maximumAge =
+                        seconds <= 0
+                        ? .distantPast : now.addingTimeInterval(TimeInterval(min(seconds, 400 * 86_400)))
+                }
+            case "domain":
+                guard !attributeValue.isEmpty else { break }
+                var domain = attributeValue.lowercased()
+                if domain.hasPrefix(".") { domain.removeFirst() }
+                domainAttribute = domain
+            case "path":
+                path = attributeValue.hasPrefix("/") ? attributeValue : nil
+            case "secure":
+                isSecure = true
+            case "httponly":
+                isHTTPOnly = true
+            default:
+                break
+            }
+        }
+        // A secure cookie set from plain http could overwrite one set over https (RFC 6265bis).
+        if isSecure, url.scheme?.lowercased() != "https" { return nil }
+        var cookie = Cookie(
+            name: name, value: value, domain: host, isHostOnly: true,
+            path: path ?? CookieRules.defaultPath(for: url), isSecure: isSecure, isHTTPOnly: isHTTPOnly,
+            expires: maximumAge ?? expires, created: now)
+        if let domainAttribute {
+            // Only the host itself or a domain it is in, never a bare top-level name ("com"):
+            // without a public-suffix list, a domain of one label is refused unless it is the host.
+            guard CookieRules.domain(host, matches: domainAttribute),
+                domainAttribute.contains(".") || domainAttribute == host
+            else { return nil }
+            cookie.domain = domainAttribute
+            cookie.isHostOnly = false
+        }
+        return cookie
+    }
+
+    /// The separate `Set-Cookie` lines of a header value that joined several with `, ` (as
+    /// `HTTPURLResponse` does): a comma starts a new cookie only where a `name=` follows, and
+    /// never inside an `Expires` date (`Expires=Wed, 21 Oct 2026 07:28:00 GMT`).
+    static func splitJoined(_ value: String) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for piece in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let startsCookie = startsNewCookie(piece)
+            let inDate =
+                current.lowercased().range(of: #"expires=\s*[a-z]{3,9}$"#, options: .regularExpression) != nil
+            if current.isEmpty {
+                current = String(piece)
+            } else if startsCookie, !inDate {
+                lines.append(current)
+                current = String(piece)
+            } else {
+                current += "," + piece
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map { trimmed($0[...]) }.filter { !$0.isEmpty }
+    }
+
+    /// Whether the text after a comma begins `name=`: a token, then `=`, before any `;`.
+    private static func startsNewCookie(_ piece: Substring) -> Bool {
+        let text = piece.drop { $0 == " " || $0 == "\t" }
+        guard let equals = text.firstIndex(of: "="), text[..<equals].firstIndex(of: ";") == nil else {
+            return false
+        }
+        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        return !name.isEmpty && HTTPToken.isValid(name)
+    }
+
+    /// A control character (RFC 6265 §5.2 ignores such a cookie; sent back, a CR could split
+    /// the request).
+    private static func hasControlCharacters(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }
+    }
+
+    private static func split(_ attribute: Substring) -> (String, String) {
+        guard let equals = attribute.firstIndex(of: "=") else { return (trimmed(attribute), "") }
+        return (trimmed(attribute[..<equals]), trimmed(attribute[attribute.index(after: equals)...]))
+    }
+
+    /// A `Max-Age` value: an optional `-` and digits only (RFC 6265 §5.2.2); huge ones saturate.
+    private static func maximumAgeSeconds(_ text: String) -> Int64? {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        if text.hasPrefix("-") { return -1 }
+        return Int64(digits) ?? Int64.max
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+    }
+}
