@@ -4,52 +4,13 @@
 
 #if defined(__linux__)
 
+#include "CCurlLibrary.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 
-// curl_multi_info_read's answer, laid out as libcurl's struct CURLMsg.
-struct ccurl_message {
-    int msg;  // CURLMSG_DONE is 1
-    void *easy_handle;
-    union {
-        void *whatever;
-        int result;
-    } data;
-};
-
-// The start of libcurl's curl_version_info_data, as every version since 7.10 lays it out.
-struct ccurl_version_info {
-    int age;
-    const char *version;
-    unsigned int version_num;
-    const char *host;
-    int features;
-};
-
-static struct {
-    int (*global_init)(long flags);
-    const char *(*version)(void);
-    struct ccurl_version_info *(*version_info)(int age);
-    void *(*easy_init)(void);
-    void (*easy_cleanup)(void *);
-    void (*easy_reset)(void *);
-    int (*easy_setopt)(void *, int, ...);
-    int (*easy_getinfo)(void *, int, ...);
-    int (*easy_pause)(void *, int);
-    const char *(*easy_strerror)(int);
-    void *(*multi_init)(void);
-    int (*multi_cleanup)(void *);
-    int (*multi_setopt)(void *, int, ...);
-    int (*multi_add_handle)(void *, void *);
-    int (*multi_remove_handle)(void *, void *);
-    int (*multi_perform)(void *, int *);
-    int (*multi_poll)(void *, void *, unsigned, int, int *);
-    int (*multi_wakeup)(void *);
-    struct ccurl_message *(*multi_info_read)(void *, int *);
-    void *(*slist_append)(void *, const char *);
-    void (*slist_free_all)(void *);
-} curl;
+struct ccurl_library ccurl_lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
@@ -57,8 +18,8 @@ static const char *load_error = NULL;
 
 #define FIND(field, name)                                                                          \
     do {                                                                                           \
-        *(void **)(&curl.field) = dlsym(library, name);                                            \
-        if (curl.field == NULL) {                                                                  \
+        *(void **)(&ccurl_lib.field) = dlsym(library, name);                                            \
+        if (ccurl_lib.field == NULL) {                                                                  \
             load_error = "libcurl.so.4 lacks " name " (libcurl 7.68 or later is needed)";          \
             return;                                                                                \
         }                                                                                          \
@@ -91,8 +52,9 @@ static void load(void) {
     FIND(multi_info_read, "curl_multi_info_read");
     FIND(slist_append, "curl_slist_append");
     FIND(slist_free_all, "curl_slist_free_all");
+    FIND(multi_socket_action, "curl_multi_socket_action");
     // CURL_GLOBAL_ALL; reference-counted, and FoundationNetworking makes the same call.
-    if (curl.global_init(3) != 0) {
+    if (ccurl_lib.global_init(3) != 0) {
         load_error = "curl_global_init failed";
         return;
     }
@@ -106,85 +68,85 @@ int ccurl_load(void) {
 
 const char *ccurl_load_error(void) { return ccurl_load() == 0 ? NULL : load_error; }
 
-const char *ccurl_version(void) { return ccurl_load() == 0 ? curl.version() : NULL; }
+const char *ccurl_version(void) { return ccurl_load() == 0 ? ccurl_lib.version() : NULL; }
 
 int ccurl_features(void) {
     if (ccurl_load() != 0) return 0;
-    struct ccurl_version_info *info = curl.version_info(0);  // CURLVERSION_FIRST: features is there
+    struct ccurl_version_info *info = ccurl_lib.version_info(0);  // CURLVERSION_FIRST: features is there
     return info == NULL ? 0 : info->features;
 }
 
-ccurl_easy *ccurl_easy_init(void) { return ccurl_load() == 0 ? curl.easy_init() : NULL; }
+ccurl_easy *ccurl_easy_init(void) { return ccurl_load() == 0 ? ccurl_lib.easy_init() : NULL; }
 
 void ccurl_easy_cleanup(ccurl_easy *easy) {
-    if (ccurl_load() == 0 && easy != NULL) curl.easy_cleanup(easy);
+    if (ccurl_load() == 0 && easy != NULL) ccurl_lib.easy_cleanup(easy);
 }
 
 void ccurl_easy_reset(ccurl_easy *easy) {
-    if (ccurl_load() == 0 && easy != NULL) curl.easy_reset(easy);
+    if (ccurl_load() == 0 && easy != NULL) ccurl_lib.easy_reset(easy);
 }
 
 // The variadic curl_easy_setopt takes a long, a pointer, a curl_off_t or a function pointer
 // depending on the option: one typed wrapper each, so Swift never calls a variadic C function.
 int ccurl_easy_setopt_long(ccurl_easy *easy, int option, long value) {
-    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, value) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_setopt(easy, option, value) : -1;
 }
 
 int ccurl_easy_setopt_pointer(ccurl_easy *easy, int option, const void *value) {
-    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, value) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_setopt(easy, option, value) : -1;
 }
 
 int ccurl_easy_setopt_offset(ccurl_easy *easy, int option, int64_t value) {
-    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, (long long)value) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_setopt(easy, option, (long long)value) : -1;
 }
 
 int ccurl_easy_setopt_data_callback(ccurl_easy *easy, int option, ccurl_data_callback callback) {
-    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, callback) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_setopt(easy, option, callback) : -1;
 }
 
 int ccurl_easy_setopt_progress_callback(ccurl_easy *easy, int option, ccurl_progress_callback callback) {
-    return ccurl_load() == 0 ? curl.easy_setopt(easy, option, callback) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_setopt(easy, option, callback) : -1;
 }
 
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) {
-    return ccurl_load() == 0 ? curl.easy_getinfo(easy, info, value) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.easy_getinfo(easy, info, value) : -1;
 }
 
-int ccurl_easy_pause(ccurl_easy *easy, int bits) { return ccurl_load() == 0 ? curl.easy_pause(easy, bits) : -1; }
+int ccurl_easy_pause(ccurl_easy *easy, int bits) { return ccurl_load() == 0 ? ccurl_lib.easy_pause(easy, bits) : -1; }
 
-const char *ccurl_easy_strerror(int code) { return ccurl_load() == 0 ? curl.easy_strerror(code) : "libcurl not loaded"; }
+const char *ccurl_easy_strerror(int code) { return ccurl_load() == 0 ? ccurl_lib.easy_strerror(code) : "libcurl not loaded"; }
 
-ccurl_multi *ccurl_multi_init(void) { return ccurl_load() == 0 ? curl.multi_init() : NULL; }
+ccurl_multi *ccurl_multi_init(void) { return ccurl_load() == 0 ? ccurl_lib.multi_init() : NULL; }
 
-int ccurl_multi_cleanup(ccurl_multi *multi) { return ccurl_load() == 0 ? curl.multi_cleanup(multi) : -1; }
+int ccurl_multi_cleanup(ccurl_multi *multi) { return ccurl_load() == 0 ? ccurl_lib.multi_cleanup(multi) : -1; }
 
 int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value) {
-    return ccurl_load() == 0 ? curl.multi_setopt(multi, option, value) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.multi_setopt(multi, option, value) : -1;
 }
 
 int ccurl_multi_add_handle(ccurl_multi *multi, ccurl_easy *easy) {
-    return ccurl_load() == 0 ? curl.multi_add_handle(multi, easy) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.multi_add_handle(multi, easy) : -1;
 }
 
 int ccurl_multi_remove_handle(ccurl_multi *multi, ccurl_easy *easy) {
-    return ccurl_load() == 0 ? curl.multi_remove_handle(multi, easy) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.multi_remove_handle(multi, easy) : -1;
 }
 
 int ccurl_multi_perform(ccurl_multi *multi, int *running) {
-    return ccurl_load() == 0 ? curl.multi_perform(multi, running) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.multi_perform(multi, running) : -1;
 }
 
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descriptors) {
-    return ccurl_load() == 0 ? curl.multi_poll(multi, NULL, 0, timeout_milliseconds, descriptors) : -1;
+    return ccurl_load() == 0 ? ccurl_lib.multi_poll(multi, NULL, 0, timeout_milliseconds, descriptors) : -1;
 }
 
-int ccurl_multi_wakeup(ccurl_multi *multi) { return ccurl_load() == 0 ? curl.multi_wakeup(multi) : -1; }
+int ccurl_multi_wakeup(ccurl_multi *multi) { return ccurl_load() == 0 ? ccurl_lib.multi_wakeup(multi) : -1; }
 
 ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) {
     if (ccurl_load() != 0) return NULL;
     int left = 0;
     struct ccurl_message *message;
-    while ((message = curl.multi_info_read(multi, &left)) != NULL) {
+    while ((message = ccurl_lib.multi_info_read(multi, &left)) != NULL) {
         if (message->msg == 1) {  // CURLMSG_DONE
             *result = message->data.result;
             return message->easy_handle;
@@ -193,12 +155,18 @@ ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) {
     return NULL;
 }
 
+int ccurl_easy_active_socket(ccurl_easy *easy) {
+    int socket = -1;  // curl_socket_t is int on Linux
+    if (ccurl_load() != 0 || ccurl_lib.easy_getinfo(easy, 0x500000 + 44, &socket) != 0) return -1;
+    return socket;
+}
+
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) {
-    return ccurl_load() == 0 ? curl.slist_append(list, text) : NULL;
+    return ccurl_load() == 0 ? ccurl_lib.slist_append(list, text) : NULL;
 }
 
 void ccurl_slist_free_all(ccurl_slist *list) {
-    if (ccurl_load() == 0 && list != NULL) curl.slist_free_all(list);
+    if (ccurl_load() == 0 && list != NULL) ccurl_lib.slist_free_all(list);
 }
 
 #else
@@ -229,6 +197,14 @@ int ccurl_multi_perform(ccurl_multi *multi, int *running) { (void)multi; (void)r
 int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descriptors) { (void)multi; (void)timeout_milliseconds; (void)descriptors; return -1; }
 int ccurl_multi_wakeup(ccurl_multi *multi) { (void)multi; return -1; }
 ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) { (void)multi; (void)result; return NULL; }
+int ccurl_easy_active_socket(ccurl_easy *easy) { (void)easy; return -1; }
+ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context) { (void)multi; (void)activity; (void)context; return NULL; }
+void ccurl_poller_destroy(ccurl_poller *poller) { (void)poller; }
+void ccurl_poller_wake(ccurl_poller *poller) { (void)poller; }
+int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running) { (void)poller; (void)max_wait_milliseconds; (void)running; return -1; }
+void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed) { (void)poller; (void)socket; (void)multiplexed; }
+int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) { (void)poller; (void)easy; return -1; }
+long ccurl_poller_retired_count(ccurl_poller *poller) { (void)poller; return 0; }
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { (void)list; (void)text; return NULL; }
 void ccurl_slist_free_all(ccurl_slist *list) { (void)list; }
 

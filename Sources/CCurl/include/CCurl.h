@@ -79,6 +79,7 @@ enum {
 
 // Multi handle options (CURLMoption).
 enum {
+    CCURLMOPT_MAXCONNECTS = 6,
     CCURLMOPT_MAX_HOST_CONNECTIONS = 7,
 };
 
@@ -86,6 +87,7 @@ enum {
 enum {
     CCURLINFO_RESPONSE_CODE = 0x200000 + 2,
     CCURLINFO_NUM_CONNECTS = 0x200000 + 26,
+    CCURLINFO_HTTP_VERSION = 0x200000 + 46,
 };
 
 // Special return values of callbacks, and pause bits.
@@ -132,6 +134,44 @@ int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descript
 int ccurl_multi_wakeup(ccurl_multi *multi);
 /// The next finished transfer and its CURLcode, or NULL when none is left.
 ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result);
+
+/// The socket a transfer used last (CURLINFO_ACTIVESOCKET), or -1.
+int ccurl_easy_active_socket(ccurl_easy *easy);
+
+// The poller: drives a multi handle with curl_multi_socket_action over epoll, on the one thread
+// that owns the multi handle (every function but ccurl_poller_wake must be called there).
+//
+// libcurl says which sockets to watch (its socket callback) and when to call it back (its timer
+// callback); the poller waits on an epoll set for those, plus an eventfd that other threads
+// write to wake it, and plus the sockets of idle connections in libcurl's pool: bytes arriving
+// on an idle HTTP/1 connection are bytes no request asked for (a forged answer, or the rest of
+// an overlong body), so that connection is retired before libcurl can reuse it.
+
+typedef struct ccurl_poller ccurl_poller;
+/// Told that the HTTP/1 connection of the transfer on `easy` became readable: activity for its
+/// idle timeout, whether or not libcurl then makes anything of the bytes.
+typedef void (*ccurl_activity_callback)(void *context, ccurl_easy *easy);
+
+/// Installs the socket and timer callbacks on `multi`; NULL on failure (no epoll or eventfd).
+ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context);
+/// Frees the poller; call after curl_multi_cleanup (which may still call its callbacks).
+void ccurl_poller_destroy(ccurl_poller *poller);
+/// Wakes a waiting ccurl_poller_run, from any thread.
+void ccurl_poller_wake(ccurl_poller *poller);
+/// Waits up to `max_wait_milliseconds` (less when libcurl's timer is due sooner) for sockets,
+/// a wake-up or the timer, and lets libcurl act on what is ready. 0, or -1 on an epoll error.
+int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running);
+/// Says that the transfer which used `socket` last has finished: once libcurl has released the
+/// socket, its connection rests in the pool and is watched for bytes. `multiplexed` says whether
+/// it carries several transfers at once (HTTP/2): bytes on such an idle connection are frames
+/// libcurl reads (PING, SETTINGS), never a forged answer, so it is never retired.
+void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed);
+/// Lets the poller see which connection a transfer on `easy` takes (CURLOPT_PREREQFUNCTION, since
+/// libcurl 7.80): set on every transfer. Non-zero when libcurl lacks it: then no idle connection
+/// may be watched (ccurl_poller_watch_idle must not be called), since a reuse would go unseen.
+int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy);
+/// How many idle connections the poller retired so far.
+long ccurl_poller_retired_count(ccurl_poller *poller);
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
 void ccurl_slist_free_all(ccurl_slist *list);

@@ -139,6 +139,11 @@ struct LoopbackConnection {
         let plan = ResponsePlan(response: response, method: method, keepAlive: keepAlive)
         if let interval = faults.headDrip {
             guard writeLines(of: plan.head, every: interval) else { return false }
+        } else if let interval = faults.headByteDrip {
+            for (index, byte) in plan.head.enumerated() {
+                if index > 0, !pause(for: interval) { return false }
+                guard writeAll([byte]) else { return false }
+            }
         } else {
             guard writeAll(plan.head) else { return false }
         }
@@ -161,6 +166,7 @@ struct LoopbackConnection {
         if let trailing = faults.trailingBytes {
             if trailing.delay > 0, !pause(for: trailing.delay) { return false }
             guard writeAll([UInt8](trailing.bytes)) else { return false }
+            core.state.withLock { $0.strayBytesSent += trailing.bytes.count }
         }
         return plan.keepsConnection
     }

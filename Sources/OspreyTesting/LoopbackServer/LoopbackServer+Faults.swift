@@ -8,6 +8,8 @@ extension LoopbackServer.Response {
         /// Send the head a line at a time, waiting this many seconds before each line after the
         /// first.
         public var headDrip: TimeInterval?
+        /// Sends the head a byte at a time, this many seconds apart.
+        public var headByteDrip: TimeInterval?
         /// Stop sending after this many body bytes, for `seconds`, then carry on.
         public var pause: (afterBytes: Int, seconds: TimeInterval)?
         /// Send the body in pieces of `chunkSize` bytes with `interval` seconds between them.
@@ -31,6 +33,7 @@ extension LoopbackServer.Response {
         /// Compares two fault scripts.
         public static func == (lhs: Faults, rhs: Faults) -> Bool {
             lhs.headDelay == rhs.headDelay && lhs.headDrip == rhs.headDrip
+                && lhs.headByteDrip == rhs.headByteDrip
                 && lhs.pause?.afterBytes == rhs.pause?.afterBytes && lhs.pause?.seconds == rhs.pause?.seconds
                 && lhs.drip?.chunkSize == rhs.drip?.chunkSize && lhs.drip?.interval == rhs.drip?.interval
                 && lhs.closeAfterBodyBytes == rhs.closeAfterBodyBytes
@@ -50,6 +53,12 @@ extension LoopbackServer.Response {
     /// but steadily.
     public func drippingHead(every interval: TimeInterval) -> Self {
         modified { $0.headDrip = max(0, interval) }
+    }
+
+    /// Sends the head a byte at a time, `interval` seconds apart: no line is whole for most of
+    /// the time, so only a client that counts every byte as activity sees it coming.
+    public func drippingHeadBytes(every interval: TimeInterval) -> Self {
+        modified { $0.headByteDrip = max(0, interval) }
     }
 
     /// Sends `afterBytes` body bytes, stalls for `seconds`, then sends the rest.

@@ -191,6 +191,15 @@ public final class LoopbackServer: Sendable {
         await offCooperativePool { self.waitForReceivedBytes(atLeast: count, timeout: timeout) as Bool }
     }
 
+    /// Waits, without blocking Swift concurrency's threads, until the server has written at least
+    /// `count` bytes after complete responses (``Response/followedByRawBytes(_:after:)``), or
+    /// `timeout` passes. On loopback they are then in the client's receive queue.
+    /// - Returns: whether the count was reached.
+    @discardableResult
+    public func waitForStrayBytesSent(atLeast count: Int, timeout: TimeInterval = 10) async -> Bool {
+        await offCooperativePool { self.core.state.wait(timeout: timeout) { $0.strayBytesSent >= count } }
+    }
+
     /// Runs a blocking wait on a thread of its own: blocking one of the few cooperative threads
     /// would stall every other async test in the process, and blocking Dispatch's global
     /// threads would stall URLSession and the code under test.
@@ -216,6 +225,8 @@ final class ServerCore: Sendable {
         var acceptedConnections = 0
         var openConnections = 0
         var receivedBytes = 0
+        /// Bytes written after complete responses (``Response/followedByRawBytes(_:after:)``).
+        var strayBytesSent = 0
         var readingResumed = false
         var connectionDescriptors: Set<Int32> = []
         var isStopped = false

@@ -24,14 +24,19 @@ struct MockTransportDownloadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let mock = MockTransport()
         let body = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        // The reply waits until the test has added its progress handler.
+        let handlerAdded = DispatchSemaphore(value: 0)
         mock.route("GET", "/files/:name") { _ in
-            .response(LoopbackServer.Response(headers: [.init("ETag", #""v1""#)], body: body))
+            handlerAdded.wait()
+            return .response(LoopbackServer.Response(headers: [.init("ETag", #""v1""#)], body: body))
         }
         let api = RepositoriesAPI(responseParser: JSONParser(), transport: mock)
         let destination = folder.appendingPathComponent("report.bin")
         let reports = Locked<[TransferProgress]>([])
-        let saved = try await api.download(route: api.get(endpoint: "/files/report"), to: destination)
-            .onProgress { progress in reports.withLock { $0.append(progress) } }.value
+        let download = api.download(route: api.get(endpoint: "/files/report"), to: destination)
+            .onProgress { progress in reports.withLock { $0.append(progress) } }
+        handlerAdded.signal()
+        let saved = try await download.value
         #expect(saved == destination)
         #expect(try Data(contentsOf: destination) == body)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.bin"])

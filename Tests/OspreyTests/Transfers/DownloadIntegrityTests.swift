@@ -145,11 +145,14 @@ struct DownloadIntegrityTests {
             let folder = try ScratchFolder()
             defer { folder.cleanUp() }
             let destination = folder.file("file.bin")
-            let log = ProgressLog()
+            // The first settle wins: 3 MiB arrived, or the download ended early (which must fail
+            // the test, not hang it).
+            let (reached, resolver) = Promise<Bool>.pending()
             let first = api.download(route: api.get(endpoint: "/file"), to: destination).onProgress {
-                log.append($0)
+                if $0.completedBytes >= 3 << 20 { resolver.fulfill(true) }
             }
-            await log.waitFor(completedBytes: 3 << 20)
+            first.finally { resolver.fulfill(false) }
+            try #require(try await reached.value, "the first download ended before 3 MiB")
             first.cancel()
             let saved = try await api.download(route: api.get(endpoint: "/file"), to: destination).value
             #expect(try Data(contentsOf: saved) == body)

@@ -34,6 +34,7 @@
             try set(CCURLOPT_PROXY, string: request.url.flatMap(settings.proxies.proxy(for:)) ?? "")
             if let noProxy = settings.proxies.noProxy { try set(CCURLOPT_NOPROXY, string: noProxy) }
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_PRIVATE), context))
+            loop?.prepare(handle)
             errorBuffer[0] = 0
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_ERRORBUFFER), errorBuffer))
             try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_WRITEFUNCTION), curlWrite))

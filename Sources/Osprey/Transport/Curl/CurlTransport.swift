@@ -11,7 +11,8 @@
     /// there is nothing to install. It keeps ``URLSessionTransport``'s contract: Osprey follows
     /// redirects itself by the same rules, the size limit counts decoded bytes as they arrive
     /// (a compression bomb stops at the limit), a download to disk pauses the transfer while
-    /// the disk catches up, and the idle timeout also sees a head that drips in slowly. TLS uses
+    /// the disk catches up, and the idle timeout sees every byte of a head that drips in. An idle
+    /// HTTP/1 connection that receives bytes nobody asked for is retired before reuse. TLS uses
     /// the system's trust store, plus a CA file of your own; HTTP/2 is used over TLS when the
     /// library and the server support it. Proxies come from the environment (`http_proxy`,
     /// `https_proxy`, `all_proxy`, `no_proxy`), as for `URLSession` on Linux.
@@ -57,6 +58,11 @@
             settings = CurlTransfer.Settings(
                 trustedCertificates: trustedCertificates, proxies: ProxySettings(environment: environment),
                 cookies: cookies)
+        }
+
+        /// How many idle pooled connections were retired because bytes arrived on them (tests).
+        package var retiredConnections: Int {
+            get async { await loop.retiredConnections }
         }
 
         /// The transport's cookies, or nil when it keeps none.

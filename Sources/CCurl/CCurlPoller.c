@@ -1,0 +1,306 @@
+// The poller: curl_multi_socket_action over epoll; see include/CCurl.h.
+
+#define _GNU_SOURCE  // dup3, before any system header
+
+#include "CCurl.h"
+
+#if defined(__linux__)
+
+#include "CCurlLibrary.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+// libcurl's constants (curl.h, multi.h).
+enum {
+    POLL_IN = 1,
+    POLL_OUT = 2,
+    POLL_REMOVE = 4,
+    SELECT_IN = 1,
+    SELECT_OUT = 2,
+    SELECT_ERR = 4,
+    SOCKET_TIMEOUT = -1,
+    MOPT_SOCKETFUNCTION = 20001,
+    MOPT_SOCKETDATA = 10002,
+    MOPT_TIMERFUNCTION = 20004,
+    MOPT_TIMERDATA = 10005,
+    EASY_PREREQFUNCTION = 20312,
+    EASY_PREREQDATA = 10313,
+};
+
+// What the poller knows of a socket.
+enum socket_state {
+    UNKNOWN = 0,
+    // libcurl watches it for a transfer.
+    ACTIVE,
+    // libcurl stopped watching it: a paused transfer's, or one whose connection goes back to
+    // the pool or is about to be closed. Not watched.
+    RELEASED,
+    // Its connection rests in libcurl's pool (its transfer finished): watched once for bytes.
+    IDLE,
+    // Retired: its descriptor now refers to a socket whose peer is gone.
+    RETIRED,
+};
+
+struct socket_entry {
+    unsigned char state;
+    unsigned char multiplexed;
+    // The connection's local and remote ports while it is IDLE: how a transfer that reuses it
+    // is recognised (see on_connection).
+    int local_port;
+    int remote_port;
+    // The easy handle libcurl last named for it (only meaningful for an HTTP/1 connection, which
+    // carries one transfer at a time).
+    void *easy;
+};
+
+struct ccurl_poller {
+    void *multi;
+    int epoll;
+    int wake;
+    // Monotonic milliseconds at which libcurl wants its timeout action; -1 for none.
+    int64_t timer;
+    struct socket_entry *sockets;
+    int capacity;
+    // One past the highest socket seen.
+    int highest;
+    long retired;
+    ccurl_activity_callback activity;
+    void *context;
+};
+
+static int64_t now_milliseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+// The entry for `socket`, growing the table as needed; NULL for a negative socket or no memory.
+static struct socket_entry *entry(struct ccurl_poller *poller, int socket) {
+    if (socket < 0) return NULL;
+    if (socket >= poller->highest) poller->highest = socket + 1;
+    if (socket >= poller->capacity) {
+        int capacity = poller->capacity;
+        while (capacity <= socket) capacity *= 2;
+        struct socket_entry *grown = realloc(poller->sockets, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) return NULL;
+        memset(grown + poller->capacity, 0, (size_t)(capacity - poller->capacity) * sizeof *grown);
+        poller->sockets = grown;
+        poller->capacity = capacity;
+    }
+    return &poller->sockets[socket];
+}
+
+// Adds `socket` to the epoll set, or changes what it is watched for.
+static void watch(struct ccurl_poller *poller, int socket, uint32_t events) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.fd = socket;
+    if (epoll_ctl(poller->epoll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
+        epoll_ctl(poller->epoll, EPOLL_CTL_ADD, socket, &event);
+    }
+}
+
+// libcurl's socket callback: what to watch a socket for, or that it no longer needs watching.
+static int on_socket(void *easy, int socket, int what, void *user, void *socket_data) {
+    (void)socket_data;
+    struct ccurl_poller *poller = user;
+    struct socket_entry *found = entry(poller, socket);
+    if (found == NULL) return -1;
+    if (what == POLL_REMOVE) {
+        if (found->state == ACTIVE) {
+            // A paused transfer's socket is released too, and its bytes are its own: only once
+            // the transfer has finished (ccurl_poller_watch_idle) are bytes nobody's.
+            found->state = RELEASED;
+            found->easy = NULL;
+            watch(poller, socket, 0);
+        }
+        return 0;
+    }
+    found->state = ACTIVE;
+    found->easy = easy;
+    uint32_t events = 0;
+    if (what & POLL_IN) events |= EPOLLIN;
+    if (what & POLL_OUT) events |= EPOLLOUT;
+    watch(poller, socket, events);
+    return 0;
+}
+
+// libcurl's timer callback: when to call curl_multi_socket_action with CURL_SOCKET_TIMEOUT.
+static int on_timer(void *multi, long milliseconds, void *user) {
+    (void)multi;
+    struct ccurl_poller *poller = user;    poller->timer = milliseconds < 0 ? -1 : now_milliseconds() + milliseconds;
+    return 0;
+}
+
+// Bytes arrived on an idle connection: for HTTP/1, nothing asked for them, so the connection
+// must never carry another request. Its descriptor is made to refer to a socket whose peer is
+// gone (so the TCP connection is closed now, its unread bytes with it), and libcurl's liveness
+// check on reuse finds it dead and opens a new one.
+static void retire(struct ccurl_poller *poller, int socket, struct socket_entry *found) {
+       if (found->multiplexed) return;  // HTTP/2 frames (PING, SETTINGS, GOAWAY) that libcurl reads
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return;
+    close(pair[1]);
+    if (dup3(pair[0], socket, O_CLOEXEC) >= 0) {
+        found->state = RETIRED;
+        poller->retired += 1;
+    }
+    close(pair[0]);
+}
+
+ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context) {
+    if (ccurl_load() != 0 || multi == NULL) return NULL;
+    struct ccurl_poller *poller = calloc(1, sizeof *poller);
+    if (poller == NULL) return NULL;
+    poller->multi = multi;
+    poller->timer = -1;
+    poller->activity = activity;
+    poller->context = context;
+    poller->capacity = 64;
+    poller->sockets = calloc((size_t)poller->capacity, sizeof *poller->sockets);
+    poller->epoll = epoll_create1(EPOLL_CLOEXEC);
+    poller->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (poller->sockets == NULL || poller->epoll < 0 || poller->wake < 0) {
+        ccurl_poller_destroy(poller);
+        return NULL;
+    }
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = EPOLLIN;
+    event.data.fd = poller->wake;
+    if (epoll_ctl(poller->epoll, EPOLL_CTL_ADD, poller->wake, &event) != 0
+        || ccurl_lib.multi_setopt(multi, MOPT_SOCKETFUNCTION, on_socket) != 0
+        || ccurl_lib.multi_setopt(multi, MOPT_SOCKETDATA, poller) != 0
+        || ccurl_lib.multi_setopt(multi, MOPT_TIMERFUNCTION, on_timer) != 0
+        || ccurl_lib.multi_setopt(multi, MOPT_TIMERDATA, poller) != 0) {
+        ccurl_poller_destroy(poller);
+        return NULL;
+    }
+    return poller;
+}
+
+void ccurl_poller_destroy(ccurl_poller *poller) {
+    if (poller == NULL) return;
+    if (poller->epoll >= 0) close(poller->epoll);
+    if (poller->wake >= 0) close(poller->wake);
+    free(poller->sockets);
+    free(poller);
+}
+
+void ccurl_poller_wake(ccurl_poller *poller) {
+    uint64_t one = 1;
+    // EAGAIN means a wake-up is already pending: nothing is lost.
+    ssize_t written = write(poller->wake, &one, sizeof one);
+    (void)written;
+}
+
+int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running) {
+    int wait = max_wait_milliseconds;
+    if (poller->timer >= 0) {
+        int64_t until = poller->timer - now_milliseconds();
+        if (until < wait) wait = until < 0 ? 0 : (int)until;
+    }
+    struct epoll_event events[64];
+    int count = epoll_wait(poller->epoll, events, 64, wait);
+    if (count != 0)    if (count < 0 && errno != EINTR) return -1;
+    // Idle connections first: one that received bytes is retired before a transfer started
+    // below could take it from the pool.
+    for (int index = 0; index < count; index++) {
+        int socket = events[index].data.fd;
+        if (socket == poller->wake) {
+            uint64_t value;
+            ssize_t drained = read(poller->wake, &value, sizeof value);
+            (void)drained;
+            continue;
+        }
+        struct socket_entry *found = entry(poller, socket);
+        if (found != NULL && found->state == IDLE) retire(poller, socket, found);
+    }
+    for (int index = 0; index < count; index++) {
+        int socket = events[index].data.fd;
+        struct socket_entry *found = socket == poller->wake ? NULL : entry(poller, socket);
+        if (found == NULL || found->state != ACTIVE) continue;
+        uint32_t ready = events[index].events;
+        int mask = 0;
+        if (ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP)) mask |= SELECT_IN;
+        if (ready & EPOLLOUT) mask |= SELECT_OUT;
+        if (ready & (EPOLLERR | EPOLLHUP)) mask |= SELECT_ERR;
+        // A head that drips in a byte at a time is activity, though libcurl calls its header
+        // callback only for whole lines. (On HTTP/2 the bytes may be any stream's.)
+        if ((mask & SELECT_IN) && found->easy != NULL && !found->multiplexed && poller->activity != NULL) {
+            poller->activity(poller->context, found->easy);
+        }
+        ccurl_lib.multi_socket_action(poller->multi, socket, mask, running);
+    }
+    if (poller->timer >= 0 && poller->timer <= now_milliseconds()) {
+        poller->timer = -1;
+        ccurl_lib.multi_socket_action(poller->multi, SOCKET_TIMEOUT, 0, running);
+    }
+    return 0;
+}
+
+// The port of an IPv4 or IPv6 socket address; 0 for any other kind.
+static int port_of(const struct sockaddr_storage *address) {
+    if (address->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
+    if (address->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+    return 0;
+}
+
+void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed) {
+    struct socket_entry *found = entry(poller, socket);
+    if (found == NULL) return;
+    found->multiplexed = multiplexed != 0;
+    // Still in use (by other HTTP/2 streams, or already by the next transfer): libcurl watches it.
+    if (found->state != RELEASED) return;
+    struct sockaddr_storage local, remote;
+    socklen_t local_length = sizeof local, remote_length = sizeof remote;
+    // Without its ports, a reuse could not be recognised: such a connection is not watched.
+    if (getsockname(socket, (struct sockaddr *)&local, &local_length) != 0
+        || getpeername(socket, (struct sockaddr *)&remote, &remote_length) != 0
+        || port_of(&local) == 0) {
+        return;
+    }
+    found->local_port = port_of(&local);
+    found->remote_port = port_of(&remote);
+    found->state = IDLE;
+    watch(poller, socket, EPOLLIN | EPOLLRDHUP | EPOLLONESHOT);
+}
+
+// CURLOPT_PREREQFUNCTION: a transfer got its connection, new or from the pool, and is about to
+// send. libcurl may reuse an idle connection, send, read the answer and pause all in one call,
+// without a socket callback: this is how the poller learns that the connection is no longer idle.
+static int on_connection(void *user, char *remote_ip, char *local_ip, int remote_port, int local_port) {
+    (void)remote_ip;
+    (void)local_ip;
+    struct ccurl_poller *poller = user;
+    for (int socket = 0; socket < poller->highest && socket < poller->capacity; socket++) {
+        struct socket_entry *found = &poller->sockets[socket];
+        if (found->state == IDLE && found->local_port == local_port && found->remote_port == remote_port) {
+            // Its one-shot watch may still fire: bytes on it are then the transfer's, for libcurl.
+            found->state = ACTIVE;
+            found->easy = NULL;
+        }
+    }
+    return 0;  // CURL_PREREQFUNC_OK
+}
+
+int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) {
+    if (ccurl_lib.easy_setopt(easy, EASY_PREREQFUNCTION, on_connection) != 0) return -1;
+    return ccurl_lib.easy_setopt(easy, EASY_PREREQDATA, poller);
+}
+
+long ccurl_poller_retired_count(ccurl_poller *poller) { return poller->retired; }
+
+#endif

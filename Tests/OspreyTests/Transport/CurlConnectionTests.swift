@@ -1,0 +1,113 @@
+import Foundation
+import OspreyTesting
+import Testing
+
+@testable import Osprey
+
+/// What the transports make of bytes that arrive when no line or no request is waiting for them:
+/// a head dripped a byte at a time, and stray bytes on a kept-alive connection.
+@Suite("Transport: bytes between lines and between requests (CurlTransport's poller)")
+struct CurlConnectionTests {
+    @Test("a head dripped a byte at a time is activity for libcurl; URLSession on Linux times out")
+    func headDrippedByBytes() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // About 38 head bytes 0.1 s apart (nearly 4 s, never a whole line for long) against a
+        // 0.5 s idle timeout.
+        let response = LoopbackServer.Response(body: Data("[1]".utf8)).drippingHeadBytes(every: 0.1)
+        server.route("/dripped") { _ in response }
+        let api = TestAPI(server)
+        let result = await
+            (api.request(
+                route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 0.5))
+            as Promise<[Int]>).result
+        if TestTransport.isURLSession {
+            guard case .failure(APIError.timedOut) = result else {
+                Issue.record("expected timedOut on URLSessionTransport, got \(result)")
+                return
+            }
+        } else {
+            #expect(try result.get() == [1])
+        }
+    }
+
+    #if os(Linux)
+        private func curlAPI(_ server: LoopbackServer) throws -> (TestAPI, CurlTransport) {
+            let transport = try #require(CurlTransport())
+            return (TestAPI(server, transport: transport), transport)
+        }
+
+        @Test(
+            "bytes arriving on an idle kept-alive connection retire it: the next request gets its own answer",
+            arguments: [StrayBytes.afterNoContent, .pastContentLength])
+        func strayBytesRetireTheConnection(_ kind: StrayBytes) async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let forged = Data("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil".utf8)
+            server.route("/first") { _ in
+                switch kind {
+                case .afterNoContent:
+                    LoopbackServer.Response(status: 204).followedByRawBytes(forged, after: 0.2)
+                case .pastContentLength:
+                    LoopbackServer.Response.text("abc").followedByRawBytes(forged, after: 0.2)
+                }
+            }
+            server.route("/next") { _ in .text("next") }
+            let (api, transport) = try curlAPI(server)
+            let _: Data = try await api.request(route: api.get(endpoint: "/first")).value
+            // On loopback, once written the bytes are in the client's receive queue.
+            #expect(await server.waitForStrayBytesSent(atLeast: forged.count))
+            let next: String = try await api.request(route: api.get(endpoint: "/next")).value
+            #expect(next == "next")
+            #expect(await transport.retiredConnections == 1)
+            let connections = server.requests.map(\.connectionID)
+            #expect(connections.count == 2 && connections[0] != connections[1], "\(connections)")
+        }
+
+        enum StrayBytes: Sendable, CustomStringConvertible {
+            case afterNoContent, pastContentLength
+            var description: String {
+                switch self {
+                case .afterNoContent: "a whole forged response 0.2 s after a 204"
+                case .pastContentLength: "bytes past a body's Content-Length, 0.2 s late"
+                }
+            }
+        }
+
+        @Test("an idle connection that receives nothing is reused: one connection for 20 requests")
+        func quietConnectionsKept() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/small") { _ in .text("ok") }
+            let (api, transport) = try curlAPI(server)
+            for _ in 0..<20 {
+                let text: String = try await api.request(route: api.get(endpoint: "/small")).value
+                #expect(text == "ok")
+            }
+            #expect(Set(server.requests.map(\.connectionID)).count == 1)
+            #expect(await transport.retiredConnections == 0)
+        }
+
+        @Test("under load connections are kept: 40 rounds of 16 requests at once open at most 16")
+        func connectionsKeptUnderLoad() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/item/:id") { request in .json("[\(request.pathParameters["id"]!)]") }
+            let (api, _) = try curlAPI(server)
+            for round in 0..<40 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<16 {
+                        let id = round * 16 + index
+                        group.addTask {
+                            let value: [Int] = try await api.request(route: api.get(endpoint: "/item/\(id)"))
+                                .value
+                            #expect(value == [id])
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            #expect(server.acceptedConnectionCount <= 16, "\(server.acceptedConnectionCount) connections")
+        }
+    #endif
+}
