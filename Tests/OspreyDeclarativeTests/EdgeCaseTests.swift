@@ -53,6 +53,15 @@ enum EdgeCases {
         func ids(_ ids: Int..., value: some Encodable & Sendable) async throws
     }
 
+    // An opaque type inside a role wrapper: the mock's handler takes the existential.
+    @API
+    @Mock
+    protocol Notes {
+        @POST("/notes")
+        func post(note: Body<some Encodable & Sendable>, tags: Query<[some Encodable & Sendable]?>)
+            async throws
+    }
+
     @API
     @KeyMapping(.snakeCase)
     @JSON(encoder: .iso8601)
@@ -177,4 +186,25 @@ struct EdgeCaseTests {
         try await mock.ids(4, 5, value: "x")
         #expect(seen.withLock { $0 } == [4, 5])
     }
+
+    @Test("an opaque type inside Body<…> or a list, in the client and the mock")
+    func opaqueInsideWrappers() async throws {
+        let server = try makeServer()
+        defer { server.stop() }
+        try await EdgeCases.NotesAPI(provider: server.provider).post(
+            note: EdgeCases.Profile.sample, tags: ["a"])
+        #expect(server.onlyRequest?.target == "/notes?tags%5B%5D=a")
+        let mock = EdgeCases.NotesMock()
+        let seen = Locked<[String]>([])
+        mock.mockPost { note, tags in
+            let name = (note as? EdgeCases.Profile)?.displayName ?? "?"
+            seen.withLock { $0 = [name] + (tags ?? []).map { $0 as? String ?? "?" } }
+        }
+        try await mock.post(note: EdgeCases.Profile.sample, tags: ["x", "y"])
+        #expect(seen.withLock { $0 } == ["Josh", "x", "y"])
+    }
+}
+
+extension EdgeCases.Profile {
+    static let sample = EdgeCases.Profile(displayName: "Josh", joined: Date(timeIntervalSince1970: 0))
 }

@@ -109,6 +109,76 @@ import Testing
             #expect(line?.contains(message) == true, "\(output)")
         }
 
+        /// The error lines of the compiler's output, each with the source line it shows.
+        static func errors(in output: String) -> [(error: Substring, source: Substring?)] {
+            let lines = output.split(separator: "\n")
+            return lines.indices.filter { lines[$0].contains(": error: ") }.map {
+                (lines[$0], $0 + 1 < lines.count ? lines[$0 + 1] : nil)
+            }
+        }
+
+        @Test("a result that can never be decoded is one error at its place, with no notes about request(_:)")
+        func undecodableResult() throws {
+            let (line, output) = try Self.error(
+                compiling: #"    @GET("/x") func f() async throws -> [String: Any]"#, column: 50)
+            #expect(line?.contains("'f' cannot return [String: Any]") == true, "\(output)")
+            #expect(line?.contains("declare a Decodable & Sendable type for the body") == true, "\(output)")
+            #expect(Self.errors(in: output).count == 1, "\(output)")
+            #expect(!output.contains("note: "), "\(output)")
+        }
+
+        @Test(
+            "a model that is not Sendable, or not Decodable, is one error per requirement, on a line naming it"
+        )
+        func modelsThatCannotBeResults() throws {
+            let result = try Self.typecheck(
+                """
+                import Osprey
+                public class Model: Decodable {}
+                public final class Plain: Sendable {}
+                @API
+                public protocol P {
+                    @GET("/m") func model() async throws -> Model
+                    @GET("/p") func plain() async throws -> [Plain]
+                    @GET("/c") func callback(completion: @escaping (Result<Model, any Error>) -> Void)
+                }
+                """)
+            #expect(result.status != 0)
+            let errors = Self.errors(in: result.output)
+            #expect(errors.count == 3, "\(result.output)")
+            let model = errors.first { $0.source?.contains("'model()' returns Model") == true }
+            let notSendable = "error: type 'Model' does not conform to the 'Sendable' protocol"
+            #expect(model?.error.hasSuffix(notSendable) == true, "\(result.output)")
+            #expect(model?.source?.contains("which must be Decodable & Sendable") == true, "\(result.output)")
+            let plain = errors.first { $0.source?.contains("'plain()' returns [Plain]") == true }
+            #expect(
+                plain?.error.contains(
+                    "is unavailable: the result of an @API requirement must be Decodable & Sendable") == true,
+                "\(result.output)")
+            #expect(errors.contains { $0.source?.contains("'callback(completion:)' returns Model") == true })
+            // No note for each overload of request(_:) that does not fit.
+            #expect(!result.output.contains("not the expected contextual result type"), "\(result.output)")
+        }
+
+        @Test("refining a protocol is one error at its name in the inheritance clause")
+        func refinement() throws {
+            let result = try Self.typecheck(
+                """
+                import Osprey
+                protocol BaseUsers { func base() async throws }
+                @API
+                protocol Users: BaseUsers {
+                    @GET("/u") func user() async throws
+                }
+                """)
+            #expect(result.status != 0)
+            let errors = Self.errors(in: result.output)
+            #expect(errors.count == 1, "\(result.output)")
+            let expected =
+                "\(result.file):4:17: error: @API cannot implement what 'Users' inherits from 'BaseUsers'"
+            #expect(errors.first?.error.hasPrefix(expected) == true, "\(result.output)")
+        }
+
         @Test("a fix-it reaches the compiler as a note with its replacement")
         func fixIt() throws {
             let result = try Self.typecheck(

@@ -24,6 +24,7 @@ struct DeclarationParserTests {
             }
             """)
         #expect(declaration.name == "Users")
+        #expect(declaration.inheritedTypes.map(\.text) == ["Sendable"])
         #expect(declaration.accessLevel == "public")
         #expect(declaration.attributes.map(\.name) == ["API", "Headers"])
         #expect(declaration.attributes[1].arguments?.first?.expression == #"["X-Client-Version": "1.2.3"]"#)

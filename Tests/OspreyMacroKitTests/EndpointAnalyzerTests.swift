@@ -172,6 +172,63 @@ struct EndpointAnalyzerTests {
         }
     }
 
+    @Test(
+        "a result that can never be decoded is one error, at the part that cannot be, saying what to write",
+        arguments: [
+            (#"@GET("/u") func f() async throws -> [String: Any]"#, "Any", "Any is neither"),
+            (#"@GET("/u") func f() -> Promise<[AnyObject]?>"#, "AnyObject", "AnyObject is neither"),
+            (
+                #"@GET("/u") func f(completion: @escaping (Result<Swift.Any, Error>) -> Void)"#, "Swift.Any",
+                "Any is neither"
+            ),
+            (
+                #"@GET("/u") func f() async throws -> Dictionary<String, [AnyHashable]>"#, "AnyHashable",
+                "AnyHashable is not Decodable"
+            ),
+            (
+                #"@GET("/u") func f() async throws -> any Decodable & Sendable"#, "any Decodable & Sendable",
+                "is an existential"
+            ),
+            (
+                #"@GET("/u") func f() async throws -> [Decodable & Sendable]"#, "Decodable & Sendable",
+                "existential"
+            ),
+            (#"@GET("/u") func f() async throws -> () -> Void"#, "() -> Void", "a function is not Decodable"),
+            (#"@GET("/u") func f() async throws -> User.Type"#, "User.Type", "a metatype is not Decodable"),
+            (#"@GET("/u") func f() async throws -> (Int, Int)"#, "(Int, Int)", "a tuple is not Decodable"),
+            (
+                #"@GET("/u") func f() async throws -> ([String: Any], Response)"#, "Any", "Any is neither"
+            ),
+            (
+                #"@GET("/u") func f() async throws -> [(User, Response)]"#, "(User, Response)",
+                "a tuple is not Decodable"
+            ),
+        ])
+    func undecodableResults(member: String, place: String, reason: String) {
+        let (endpoint, diagnostics, source) = analyze(member)
+        #expect(endpoint == nil)
+        #expect(diagnostics.count == 1, "\(diagnostics.map(\.message))")
+        guard let diagnostic = diagnostics.first else { return }
+        #expect(diagnostic.severity == .error)
+        #expect(String(decoding: source[diagnostic.range], as: UTF8.self) == place)
+        #expect(diagnostic.message.hasPrefix("'f' cannot return "), "\(diagnostic.message)")
+        #expect(diagnostic.message.contains(reason), "\(diagnostic.message)")
+        #expect(diagnostic.message.contains("must be Decodable & Sendable"))
+        #expect(diagnostic.message.contains("declare a Decodable & Sendable type for the body"))
+    }
+
+    @Test(
+        "results whose spelling may decode are left to the compiler",
+        arguments: [
+            "[User]", "User?", "[String: [Int]]", "(User, Response)", "(user: User, response: Response)",
+            "(User?, Osprey.Response)", "Page<Any>", "Data", "Response", "Void", "()", "Set<Int>",
+        ])
+    func decodableResults(result: String) {
+        let (endpoint, diagnostics, _) = analyze(#"@GET("/u") func f() async throws -> "# + result)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(endpoint != nil)
+    }
+
     @Test("fix-its: the missing path parameter, the method attribute, async throws")
     func fixIts() {
         func applying(_ member: String) -> String? {

@@ -36,8 +36,7 @@ struct GeneratorTests {
                     __request.addField("name", value: `name`)
                     __request.addHeader("Custom-Header", value: `customHeader`)
                     __request.addQuery("page", value: `page`)
-                    let __promise: Osprey.Promise<Todo> = self.request(__request)
-                    return try await __promise.value
+                    return try await self.__decodedValue(of: __request) // 'updateTodo(id:name:customHeader:page:)' returns Todo, which must be Decodable & Sendable
                 }
             """
         #expect(source.contains(expected), "\(source)")
@@ -161,6 +160,93 @@ struct GeneratorTests {
         #expect(source.contains("return self.mocks.promise {"))
         #expect(source.contains("self.mocks.deliver(to: callback) {"))
         #expect(source.contains("func mockGetUser(_ handler: @escaping () async throws -> User) {"))
+    }
+
+    @Test(
+        "decoded results come through one helper per delivery, with a fallback that explains; raw ones do not"
+    )
+    func decodedResults() throws {
+        let source = try #require(
+            expand(
+                "APIMacro",
+                """
+                @API protocol P {
+                    @GET("/a") func a() async throws -> User
+                    @GET("/b") func b() async throws -> [User]?
+                    @GET("/c") func c() -> Promise<(user: User, response: Response)>
+                    @GET("/d") func d(done: @escaping (Result<User, Error>) -> Void)
+                    @GET("/e") func e() async throws -> Data?
+                    @GET("/f") func f() async throws -> (String, Osprey.Response)
+                    @GET("/g") func g(done: @escaping (Response) -> Void)
+                }
+                """
+            ).source)
+        let lines = source.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
+        let remark = "which must be Decodable & Sendable"
+        #expect(
+            lines.contains(
+                "return try await self.__decodedValue(of: __request) // 'a()' returns User, \(remark)"))
+        #expect(
+            lines.contains(
+                "return try await self.__decodedValue(of: __request) // 'b()' returns [User]?, \(remark)"))
+        #expect(
+            lines.contains(
+                "let __promise: Osprey.Promise<(User, Response)> = self.__decodedPromise(of: __request) "
+                    + "// 'c()' returns (user: User, response: Response), \(remark)"))
+        #expect(lines.contains("return __promise.then { $0 }"))
+        #expect(
+            lines.contains("self.__deliverDecoded(__request, to: done) // 'd(done:)' returns User, \(remark)")
+        )
+        #expect(lines.contains("let __promise: Osprey.Promise<Data?> = self.request(__request)"))
+        #expect(
+            lines.contains(
+                "let __promise: Osprey.Promise<(String, Osprey.Response)> = self.request(__request)"))
+        #expect(lines.contains("let __promise: Osprey.Promise<Osprey.Response> = self.request(__request)"))
+        for helper in ["__decodedValue", "__decodedPromise", "__deliverDecoded"] {
+            let overloads = lines.filter {
+                $0.hasPrefix("private func \(helper)<Value: Decodable & Sendable>(")
+            }
+            #expect(overloads.count == 3, "\(helper): \(overloads)")
+            #expect(lines.contains { $0.hasPrefix("private func \(helper)<Value>(") })
+        }
+        #expect(
+            lines.contains("let promise: Osprey.Promise<(Value, Osprey.Response)> = self.request(request)"))
+        let fallbacks = lines.filter {
+            $0.hasPrefix(
+                #"@available(*, unavailable, message: "the result of an @API requirement must be Decodable & Sendable"#
+            )
+        }
+        #expect(fallbacks.count == 3)
+        #expect(lines.filter { $0 == "@_disfavoredOverload" }.count == 6)
+    }
+
+    @Test("no decoding helpers when no result is decoded")
+    func noDecodingHelpers() throws {
+        let source = try #require(
+            expand(
+                "APIMacro",
+                #"@API protocol P { @GET("/a") func a() async throws; @GET("/b") func b() async throws -> String }"#
+            ).source)
+        #expect(!source.contains("__decoded"), "\(source)")
+    }
+
+    @Test("a mock's handler takes an existential where a parameter is opaque, wrapped or not")
+    func mockOpaqueParameters() throws {
+        let source = try #require(
+            expand(
+                "MockMacro",
+                """
+                @Mock protocol P {
+                    @POST("/a") func a(body: Body<some Encodable & Sendable>, tags: [some StringProtocol]?, id: Int) async throws
+                }
+                """
+            ).source)
+        #expect(
+            source.contains(
+                "func mockA(_ handler: @escaping (Body<any Encodable & Sendable>, [any StringProtocol]?, Int) "
+                    + "async throws -> Void) {"),
+            "\(source)")
+        #expect(!source.contains("(Body<some"), "\(source)")
     }
 
     @Test("errors mean no expansion; annotations expand to nothing; unknown macros are refused")

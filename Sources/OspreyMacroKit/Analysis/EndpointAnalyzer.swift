@@ -1,6 +1,7 @@
 /// Turns a function requirement into an ``Endpoint``, checking everything the compiler cannot:
 /// one HTTP method, a literal path whose placeholders all have arguments, one role per
-/// parameter, a body that fits the method and the encoding, a supported result style.
+/// parameter, a body that fits the method and the encoding, a supported result style and a
+/// result type that can be decoded.
 public enum EndpointAnalyzer {
     /// The method attributes and their methods (`@HTTP` names its own).
     public static let methods: [String: String] = [
@@ -66,6 +67,7 @@ public enum EndpointAnalyzer {
             ?? false
 
         let (result, callbackIndex) = ResultAnalyzer.analyze(function, into: &diagnostics)
+        if let result { checkResultType(result, of: function, into: &diagnostics) }
         var roles: [(Parameter, ParameterRole)] = []
         for (index, parameter) in function.parameters.enumerated() {
             if index == callbackIndex {

@@ -3,7 +3,7 @@
 public enum APIGenerator {
     /// The class for `declaration`, or diagnostics that explain why it cannot be made.
     public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
-        var diagnostics: [MacroDiagnostic] = []
+        var diagnostics = InheritanceAnalyzer.check(declaration, macro: "API")
         var endpoints: [String: Endpoint] = [:]
         for function in declaration.functions {
             let (endpoint, found) = EndpointAnalyzer.analyze(
@@ -30,6 +30,10 @@ public enum APIGenerator {
                 guard let endpoint = endpoints[key(function)] else { return }
                 writer.line("")
                 writeMethod(&writer, endpoint, access: access.member)
+            }
+            let deliveries = Set(endpoints.values.compactMap(decodedDelivery(of:)))
+            for delivery in DecodedDelivery.allCases where deliveries.contains(delivery) {
+                writeDecodingHelpers(&body, for: delivery)
             }
         }
         return (writer.text, diagnostics)
@@ -103,6 +107,12 @@ public enum APIGenerator {
                 "\(statements.isEmpty ? "let" : "var") __request = self.provider.makeRequest("
                     + "method: \(SourceWriter.literal(endpoint.method)), path: \(endpoint.pathLiteral))")
             for statement in statements { body.line("__request." + statement) }
+            if let delivery = decodedDelivery(of: endpoint) {
+                for statement in decodedResultStatements(endpoint, delivery: delivery) {
+                    body.line(statement)
+                }
+                return
+            }
             switch endpoint.result {
             case .async(let type):
                 body.line("let __promise: \(promiseType(type)) = self.request(__request)")
@@ -121,7 +131,7 @@ public enum APIGenerator {
 
     /// The promise the request is sent as: `Promise<T>`, with a tuple's labels dropped (the
     /// requests Osprey offers are for `(T, Response)`) and `sending` left out.
-    private static func promiseType(_ type: TypeSyntax?) -> String {
+    static func promiseType(_ type: TypeSyntax?) -> String {
         guard let type = type?.withoutAttributes else { return "Osprey.Promise<Void>" }
         if case .tuple(let elements) = type.shape, elements.count > 1 {
             return "Osprey.Promise<(\(elements.map(\.type.text).joined(separator: ", ")))>"

@@ -23,4 +23,10 @@ enum GeneratedNames {
         let modifiers = function.modifiers.filter { $0 == "nonisolated" }
         return (attributes + modifiers).map { $0 + " " }.joined() + access
     }
+
+    /// `getUser(id:)`: how errors and generated comments name a requirement.
+    static func requirement(_ function: FunctionRequirement) -> String {
+        function.baseName + "("
+            + function.parameters.map { ($0.label == "_" ? "_" : $0.label) + ":" }.joined() + ")"
+    }
 }

@@ -4,7 +4,7 @@
 public enum MockGenerator {
     /// The mock for `declaration`, or diagnostics that explain why it cannot be made.
     public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
-        var diagnostics: [MacroDiagnostic] = []
+        var diagnostics = InheritanceAnalyzer.check(declaration, macro: "Mock")
         var styles: [Int: (ResultStyle, Int?)] = [:]
         for function in declaration.functions {
             var found: [MacroDiagnostic] = []
@@ -51,12 +51,6 @@ public enum MockGenerator {
         return (writer.text, diagnostics)
     }
 
-    /// `getUser(id:)`: how errors name the requirement.
-    static func requirementName(_ function: FunctionRequirement) -> String {
-        function.baseName + "("
-            + function.parameters.map { ($0.label == "_" ? "_" : $0.label) + ":" }.joined() + ")"
-    }
-
     /// The handler's closure type: the arguments (callback left out) to the result.
     private static func handlerType(_ function: FunctionRequirement, style: ResultStyle, callbackIndex: Int?)
         -> String
@@ -85,7 +79,7 @@ public enum MockGenerator {
         }
         .joined(separator: ", ")
         let lookup =
-            "let __handler: \(type) = try self.mocks.handler(for: \(SourceWriter.literal(requirementName(function))))"
+            "let __handler: \(type) = try self.mocks.handler(for: \(SourceWriter.literal(GeneratedNames.requirement(function))))"
         writer.block("\(GeneratedNames.prefix(of: function, access: access))\(function.signature) {") {
             body in
             switch style {
@@ -115,10 +109,12 @@ public enum MockGenerator {
         let generics = function.genericClause ?? ""
         let whereClause = function.whereClause.map { " " + $0 } ?? ""
         let type = handlerType(function, style: style, callbackIndex: callbackIndex)
-        writer.line("/// Answers `\(requirementName(function))` with `handler`, which gets its arguments.")
+        writer.line(
+            "/// Answers `\(GeneratedNames.requirement(function))` with `handler`, which gets its arguments.")
         writer.block("\(access)func \(name)\(generics)(_ handler: @escaping \(type))\(whereClause) {") {
             body in
-            body.line("self.mocks.set(handler, for: \(SourceWriter.literal(requirementName(function))))")
+            body.line(
+                "self.mocks.set(handler, for: \(SourceWriter.literal(GeneratedNames.requirement(function))))")
         }
     }
 }

@@ -9,6 +9,8 @@ public struct ProtocolDeclaration: Equatable, Sendable {
     public var name: String
     /// Where the name is.
     public var nameRange: Range<Int>
+    /// The protocols it refines, as written after `:` (`Sendable`, `BaseUsers`).
+    public var inheritedTypes: [TypeSyntax]
     /// The requirements, in order, with `#if` blocks kept as they are.
     public var members: [Member]
 

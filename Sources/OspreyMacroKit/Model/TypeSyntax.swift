@@ -84,16 +84,69 @@ extension TypeSyntax {
         return names == [name] || (names.count == 2 && names[1] == name && modules.contains(names[0]))
     }
 
-    /// The type as a closure parameter can spell it: `some P` becomes `any P`, `T...` becomes
-    /// `[T]`, and `@escaping`, `sending` and the like are dropped.
+    /// The type as a closure parameter can spell it: `some P` becomes `any P` wherever it is
+    /// (`Body<some P>` too), `T...` becomes `[T]`, and `@escaping`, `sending` and the like are
+    /// dropped.
     public var asHandlerParameter: String {
         let bare = withoutAttributes
-        switch bare.shape {
-        case .variadic(let element): return "[\(element.text)]"
-        case .attributed(_, let specifiers, let inner) where specifiers == ["some"]:
-            return "any \(inner.text)"
-        default: return bare.text
+        if case .variadic(let element) = bare.shape { return "[\(element.opaqueTypesAsExistentials)]" }
+        return bare.opaqueTypesAsExistentials
+    }
+
+    /// The text with every `some` written in it replaced by `any`: a closure's parameter cannot be
+    /// opaque, and an argument of the opaque type converts to the existential.
+    var opaqueTypesAsExistentials: String {
+        var text = Array(self.text.utf8)
+        for offset in opaqueKeywordOffsets().sorted(by: >) {
+            let start = offset - range.lowerBound
+            guard start >= 0, start + 4 <= text.count else { continue }
+            text.replaceSubrange(start..<(start + 4), with: Array("any".utf8))
         }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Where each `some` keyword in this type is, as source offsets.
+    private func opaqueKeywordOffsets() -> [Int] {
+        switch shape {
+        case .named(let components):
+            return components.flatMap { $0.arguments.flatMap { $0.opaqueKeywordOffsets() } }
+        case .tuple(let elements):
+            return elements.flatMap { $0.type.opaqueKeywordOffsets() }
+        case .array(let element), .optional(let element), .implicitlyUnwrapped(let element),
+            .metatype(let element, _), .variadic(let element):
+            return element.opaqueKeywordOffsets()
+        case .dictionary(let key, let value):
+            return key.opaqueKeywordOffsets() + value.opaqueKeywordOffsets()
+        case .function(let parameters, _, _, let result):
+            return parameters.flatMap { $0.type.opaqueKeywordOffsets() } + result.opaqueKeywordOffsets()
+        case .composition(let parts):
+            return parts.flatMap { $0.opaqueKeywordOffsets() }
+        case .attributed(_, let specifiers, let inner):
+            var offsets = inner.opaqueKeywordOffsets()
+            // The specifiers are written before the inner type: find `some` among them.
+            let prefix = Array(text.utf8.prefix(max(0, inner.range.lowerBound - range.lowerBound)))
+            if specifiers.contains("some"), let start = Self.wordOffset("some", in: prefix) {
+                offsets.append(range.lowerBound + start)
+            }
+            return offsets
+        }
+    }
+
+    /// Where `word` first stands alone (not inside a longer name) in `bytes`.
+    private static func wordOffset(_ word: String, in bytes: [UInt8]) -> Int? {
+        let word = Array(word.utf8)
+        guard bytes.count >= word.count else { return nil }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || byte >= 0x80
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        for start in 0...(bytes.count - word.count) where Array(bytes[start..<(start + word.count)]) == word {
+            let before = start == 0 ? nil : bytes[start - 1]
+            let after = start + word.count < bytes.count ? bytes[start + word.count] : nil
+            if !(before.map(isNameByte) ?? false), !(after.map(isNameByte) ?? false) { return start }
+        }
+        return nil
     }
 
     /// Whether this is a tuple with at least one labelled element.

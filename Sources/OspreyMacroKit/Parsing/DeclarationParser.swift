@@ -48,7 +48,9 @@ public struct DeclarationParser {
             return nil
         }
         cursor.advance()
-        // Primary associated types, inheritance and a where clause do not change what is generated.
+        // Primary associated types and a where clause do not change what is generated.
+        if cursor.current.is("<") { cursor.skipGroup() }
+        let inheritedTypes = cursor.current.is(":") ? parseInheritance() : []
         while !cursor.isAtEnd, !cursor.current.is("{") {
             if cursor.current.is("<") { cursor.skipGroup() } else { cursor.advance() }
         }
@@ -65,8 +67,29 @@ public struct DeclarationParser {
             accessLevel: modifiers.first { Self.accessLevels.contains($0) },
             name: nameToken.name,
             nameRange: nameToken.range,
+            inheritedTypes: inheritedTypes,
             members: members
         )
+    }
+
+    /// The protocols after `:`, up to `where` or `{` (suppressions such as `~Copyable` left out).
+    mutating func parseInheritance() -> [TypeSyntax] {
+        var types: [TypeSyntax] = []
+        repeat {
+            cursor.advance()
+            if cursor.current.is("~") {
+                while !cursor.isAtEnd, !cursor.current.is(","), !cursor.current.is("{"),
+                    !cursor.current.is("where")
+                {
+                    cursor.advance()
+                }
+                continue
+            }
+            let before = cursor.position
+            let type = parseType()
+            if cursor.position != before { types.append(type) }
+        } while cursor.current.is(",")
+        return types
     }
 
     /// Members up to (not including) a token in `terminators`, such as `}` or `#endif`.
