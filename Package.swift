@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "osprey-example-declarative", targets: ["DeclarativeExample"]),
         .executable(name: "osprey-example-github", targets: ["GitHubExample"]),
         .executable(name: "osprey-example-async", targets: ["AsyncClientExample"]),
+        .executable(name: "osprey-fuzz", targets: ["OspreyFuzz"]),
     ],
     targets: [
         .target(name: "Promises"),
@@ -71,6 +72,15 @@ let package = Package(
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Benchmarks/Bench"
         ),
+        // Fuzz targets for the parsers of bytes a server or a user controls (Scripts/fuzz.sh
+        // links libFuzzer in; a plain build replays inputs), and libFuzzer's driver, weakly.
+        .target(name: "CFuzzing", path: "Fuzz/CFuzzing"),
+        .target(name: "OspreyFuzzTargets", dependencies: ["Osprey", "OspreyMacroKit"], path: "Fuzz/Targets"),
+        .executableTarget(
+            name: "OspreyFuzz",
+            dependencies: ["OspreyFuzzTargets", "CFuzzing"],
+            path: "Fuzz/Driver"
+        ),
         .testTarget(name: "PromisesTests", dependencies: ["Promises"]),
         // One hostile transfer per process, for OspreyTests to measure its peak memory alone.
         .executableTarget(
@@ -78,7 +88,7 @@ let package = Package(
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Tests/MemoryProbe"
         ),
-        .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting"]),
+        .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting", "OspreyFuzzTargets"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
         .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit"]),
         .testTarget(name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting"]),

@@ -2,9 +2,9 @@ import Foundation
 
 /// Reads the file name a `Content-Disposition` header suggests (RFC 6266), and makes any name
 /// safe to use inside a folder.
-enum ContentDisposition {
+package enum ContentDisposition {
     /// The suggested file name: `filename*` (RFC 8187, UTF-8) when present, else `filename`.
-    static func filename(in header: String) -> String? {
+    package static func filename(in header: String) -> String? {
         var plain: String?
         var extended: String?
         for parameter in parameters(of: header) {
@@ -20,7 +20,7 @@ enum ContentDisposition {
     /// A name that stays inside its folder: the last path component only (either separator),
     /// no NUL or control characters, not empty, `.` or `..`, at most 255 UTF-8 bytes (the
     /// extension kept); `fallback` when nothing usable is left.
-    static func safeFilename(_ raw: String, fallback: String) -> String {
+    package static func safeFilename(_ raw: String, fallback: String) -> String {
         let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var name = String(
             String.UnicodeScalarView(

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A `Content-Range: bytes first-last/complete` header of a `206` (RFC 9110 §14.4).
-struct ContentRange: Equatable {
-    var first: Int64
-    var last: Int64
+package struct ContentRange: Equatable {
+    package var first: Int64
+    package var last: Int64
     /// The full length, or nil for `*`.
-    var complete: Int64?
+    package var complete: Int64?
 
     /// Parses the header; nil for anything else (another unit, several ranges, nonsense).
-    init?(_ header: String) {
+    package init?(_ header: String) {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst("bytes ".count)

@@ -10,7 +10,7 @@ import Foundation
 /// decimal integer, is an unrecoverable framing error: libcurl would read the last value or the
 /// leading digits and hand over a short body as if it were whole. FoundationNetworking joins
 /// repeated header lines with `", "`, so both forms arrive here as one list.
-enum ResponseFraming: Equatable {
+package enum ResponseFraming: Equatable {
     /// No `Content-Length`, or a `Transfer-Encoding` that overrides it.
     case unknown
     /// The declared length of the body as sent (of the encoded bytes, when it is compressed).
@@ -25,7 +25,7 @@ enum ResponseFraming: Equatable {
         self.init(FramingHeaders(response))
     }
 
-    init(_ headers: FramingHeaders) {
+    package init(_ headers: FramingHeaders) {
         self = headers.transferEncoding == nil ? Self(contentLength: headers.contentLength) : .unknown
     }
 
@@ -62,7 +62,7 @@ enum ResponseFraming: Equatable {
 /// The three headers that decide how a response body is framed, read in one pass over the
 /// response's fields: FoundationNetworking's `value(forHTTPHeaderField:)` lowercases every field
 /// name on each call, which cost a few microseconds per response, three times.
-struct FramingHeaders {
+package struct FramingHeaders {
     var contentLength: String?
     var transferEncoding: String?
     var contentEncoding: String?
@@ -75,7 +75,7 @@ struct FramingHeaders {
     }
 
     /// The framing headers among `fields` (a head not yet made into an `HTTPURLResponse`).
-    init(fields: [String: String]) {
+    package init(fields: [String: String]) {
         for (name, value) in fields { take(name, value) }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// What a response's framing allows, before any of its body is read: strict framing (RFC 9112
 /// §6.3) and the size limit, when the declared length is of the decoded bytes.
-enum FramingVerdict {
+package enum FramingVerdict {
     /// Go on; the body length when it is known and not compressed.
     case accept(bodyLength: Int64?)
     case invalid(reason: String)
@@ -21,7 +21,7 @@ extension TransportRequest {
     }
 
     /// The verdict on a head given by its status and framing headers.
-    func framingVerdict(statusCode: Int, headers: FramingHeaders, method: String?) -> FramingVerdict {
+    package func framingVerdict(statusCode: Int, headers: FramingHeaders, method: String?) -> FramingVerdict {
         // A compressed body's Content-Length says nothing about its decoded size.
         let encoded = headers.contentEncoding.map { $0 != "identity" } ?? false
         let hasBody = method != "HEAD" && statusCode != 204 && statusCode != 304

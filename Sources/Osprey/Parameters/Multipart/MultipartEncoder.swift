@@ -6,7 +6,7 @@ import Foundation
 /// no value can end the header line or start another part; a non-ASCII file name also gets an
 /// RFC 5987 `filename*=UTF-8''…` next to an ASCII fallback. The boundary is random (144 bits)
 /// and checked against the content.
-struct MultipartEncoder {
+package struct MultipartEncoder {
     /// A fresh boundary: `osprey-` and 24 random bytes in base 32 (RFC 2046 characters, 46 long).
     static func makeBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -48,7 +48,7 @@ struct MultipartEncoder {
 
     /// The body for `parts`, with a boundary that none of them contains.
     /// - Parameter boundary: A fixed boundary (tests); a random one otherwise.
-    static func encode(_ parts: [Part], boundary fixed: String? = nil) throws -> (
+    package static func encode(_ parts: [Part], boundary fixed: String? = nil) throws -> (
         body: Data, boundary: String
     ) {
         let boundary = try boundary(for: parts, fixed: fixed)

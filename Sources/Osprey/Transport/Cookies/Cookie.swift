@@ -1,21 +1,21 @@
 import Foundation
 
 /// One stored cookie, as RFC 6265 §5.3 keeps it.
-struct Cookie: Sendable, Equatable {
-    var name: String
-    var value: String
+package struct Cookie: Sendable, Equatable {
+    package var name: String
+    package var value: String
     /// Lower case, without a leading dot: the host that set a host-only cookie, else the
     /// `Domain` attribute.
-    var domain: String
+    package var domain: String
     /// Sent only to exactly ``domain`` (no `Domain` attribute was given), not to its subdomains.
-    var isHostOnly: Bool
-    var path: String
+    package var isHostOnly: Bool
+    package var path: String
     /// Sent only over https.
-    var isSecure: Bool
-    var isHTTPOnly: Bool
+    package var isSecure: Bool
+    package var isHTTPOnly: Bool
     /// Nil for a session cookie (kept until the jar goes).
-    var expires: Date?
-    var created: Date
+    package var expires: Date?
+    package var created: Date
 
     /// Whether the cookie is the same as `other` for replacing: name, domain and path.
     func hasSameKey(as other: Cookie) -> Bool {

@@ -2,8 +2,8 @@ import Foundation
 
 /// The lenient date reading of RFC 6265 §5.1.1, for `Expires`: tokens in any order, the first
 /// time, day, month and year found win; two-digit years are 1970–2069.
-enum CookieDate {
-    static func parse(_ text: String) -> Date? {
+package enum CookieDate {
+    package static func parse(_ text: String) -> Date? {
         var time: (Int, Int, Int)?
         var day: Int?
         var month: Int?

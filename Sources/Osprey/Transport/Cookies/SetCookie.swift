@@ -2,14 +2,14 @@ import Foundation
 
 /// Reads a `Set-Cookie` header line the way RFC 6265 §5.2 says a user agent does, and decides
 /// what §5.3 stores from it.
-enum SetCookie {
+package enum SetCookie {
     /// The largest name plus value kept (RFC 6265 §6.1 asks for at least 4096 bytes).
     static let maximumBytes = 4096
 
     /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
     /// first pair, an empty name, too large, a `Domain` the URL's host is not in, or `Secure`
     /// from plain http. An already expired cookie is returned as such: it removes a stored one.
-    static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
+    package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var pieces = line.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let pair = pieces.next(), let equals = pair.firstIndex(of: "=") else { return nil }
@@ -72,7 +72,7 @@ enum SetCookie {
     /// The separate `Set-Cookie` lines of a header value that joined several with `, ` (as
     /// `HTTPURLResponse` does): a comma starts a new cookie only where a `name=` follows, and
     /// never inside an `Expires` date (`Expires=Wed, 21 Oct 2026 07:28:00 GMT`).
-    static func splitJoined(_ value: String) -> [String] {
+    package static func splitJoined(_ value: String) -> [String] {
         var lines: [String] = []
         var current = ""
         for piece in value.split(separator: ",", omittingEmptySubsequences: false) {

@@ -45,8 +45,7 @@
     extension CurlTransfer {
         /// Forgets the previous hop's response.
         func resetResponse() {
-            statusLine = nil
-            headerFields = []
+            headReader = ResponseHeadReader()
             head = nil
             madeResponse = nil
             followsThisHop = false
@@ -61,58 +60,29 @@
         }
 
         /// A header line arrived, with its line end: a head that comes slowly is activity too.
-        /// Read as bytes: this runs for every line of every response.
         func receivedHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            var end = bytes.count
-            while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
-            let line = bytes[..<end]
-            guard !line.isEmpty else { return endOfHead() }
-            if line.starts(with: "HTTP/".utf8) {
-                // A new status line ("HTTP/1.1 200 OK", "HTTP/2 200"): an interim 1xx response
-                // is forgotten.
-                let version = line.prefix { $0 != 0x20 }
-                let code = line[version.endIndex...].drop { $0 == 0x20 }.prefix { $0 != 0x20 }
-                guard let code = Int(String(decoding: code, as: UTF8.self)) else {
-                    failure = .transport(
-                        underlying: ResponseFraming.error(reason: "status line"), context: context)
-                    return false
-                }
-                statusLine = (String(decoding: version, as: UTF8.self), code)
-                headerFields = []
+            switch headReader.take(bytes) {
+            case .needMore:
                 return true
+            case .invalidStatusLine:
+                failure = .transport(
+                    underlying: ResponseFraming.error(reason: "status line"), context: context)
+                return false
+            case .finalHead:
+                return endOfHead()
             }
-            // A line without a colon (obsolete folding) is ignored.
-            guard let colon = line.firstIndex(of: 0x3A) else { return true }
-            let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-            var value = line[(colon + 1)...].drop(while: isBlank)
-            while let last = value.last, isBlank(last) { value = value.dropLast() }
-            headerFields.append(
-                (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self)))
-            return true
         }
 
-        /// The blank line after the head: a final response is checked like URLSession's.
+        /// The blank line after a final head: it is checked like URLSession's.
         private func endOfHead() -> Bool {
-            guard let statusLine, statusLine.code >= 200 else { return true }
-            var fields: [String: String] = [:]
-            // The first spelling of each name, by its lower-case form.
-            var spellings: [String: String] = [:]
-            for (name, value) in headerFields {
-                // Repeated fields are joined, as FoundationNetworking does.
-                let folded = name.lowercased()
-                if let key = spellings[folded] {
-                    fields[key, default: ""] += ", " + value
-                } else {
-                    spellings[folded] = name
-                    fields[name] = value
-                }
-            }
+            guard let statusLine = headReader.status else { return true }
+            let (fields, spellings) = headReader.joinedFields()
             guard let url = request.url else { return true }
             if let jar = settings.cookies {
                 // Every hop's cookies are kept, a redirect's included.
-                let lines = headerFields.filter { $0.0.caseInsensitiveCompare("Set-Cookie") == .orderedSame }
-                if !lines.isEmpty { jar.store(setCookieLines: lines.map(\.1), from: url) }
+                let lines = headReader.values(of: "Set-Cookie")
+                if !lines.isEmpty { jar.store(setCookieLines: lines, from: url) }
             }
             head = CurlResponseHead(
                 url: url, statusCode: statusLine.code, version: statusLine.version, fields: fields)

@@ -38,8 +38,7 @@
         var bodyFile: UnsafeMutablePointer<FILE>?
 
         // The response of the current hop.
-        var statusLine: (version: String, code: Int)?
-        var headerFields: [(String, String)] = []
+        var headReader = ResponseHeadReader()
         /// The final head, once it has fully arrived.
         var head: CurlResponseHead?
         /// Whether the head is a redirect Osprey will follow (its body is not the answer).
@@ -206,7 +205,8 @@
         /// cannot do anything twice.
         private func tryAgainOnFreshConnection(after code: Int32) -> Bool {
             // CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR.
-            guard !onFreshConnection, [18, 52, 55, 56].contains(code), statusLine == nil, bodyBytes == 0,
+            guard !onFreshConnection, [18, 52, 55, 56].contains(code), headReader.status == nil,
+                bodyBytes == 0,
                 HTTPMethod.idempotentNames.contains(request.httpMethod ?? "GET")
             else { return false }
             // No connection was made for this hop: it went out on a reused one.
