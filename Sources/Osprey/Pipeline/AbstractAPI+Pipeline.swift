@@ -11,10 +11,11 @@ extension AbstractAPI {
     func perform<Value: Sendable>(
         route: Route,
         parameters: (any RequestParameters)?,
-        download: DownloadPlan? = nil,
+        body: (any ResponseBodyPlan)? = nil,
+        configuration: APIConfiguration? = nil,
         decode: @escaping @Sendable (TransportResponse, any ResponseParser) throws -> Value
     ) -> Promise<Value> {
-        let configuration = configuration
+        let configuration = configuration ?? self.configuration
         let (promise, resolver) = Promise<Value>.pending(defaultQueue: responseQueue)
         // Where `onProgress` finds the request's progress, until the request ends.
         let progress = ProgressChannel(defaultQueue: responseQueue)
@@ -45,7 +46,7 @@ extension AbstractAPI {
                 idleTimeout: parameters?.timeout ?? configuration.timeout,
                 configuration: configuration,
                 progress: progress,
-                download: download,
+                body: body,
                 decode: decode
             ).start()
         }

@@ -45,7 +45,8 @@ final class RequestRun<Value: Sendable>: Sendable {
     private let started = DispatchTime.now()
     private let state: Locked<State>
     private let progress: ProgressChannel
-    private let download: DownloadPlan?
+    /// Where the body goes instead of memory: a file or a stream.
+    private let body: (any ResponseBodyPlan)?
     /// The monitors' events, one at a time and in order.
     private let events = EventSequence()
 
@@ -57,7 +58,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         idleTimeout: TimeInterval?,
         configuration: APIConfiguration,
         progress: ProgressChannel,
-        download: DownloadPlan?,
+        body: (any ResponseBodyPlan)?,
         decode: @escaping Decode
     ) {
         self.api = api
@@ -69,7 +70,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         self.idleTimeout = effectiveTimeout(idleTimeout)
         deadline = effectiveTimeout(configuration.deadline)
         self.progress = progress
-        self.download = download
+        self.body = body
         state = Locked(State(request: request))
     }
 
@@ -133,9 +134,9 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// download first waits for its partial file (an earlier download to the same place may be
     /// writing its last bytes), then asks only for the bytes it does not have yet.
     private func send(_ adapted: URLRequest) {
-        guard let download else { return transmit(adapted) }
+        guard let body else { return transmit(adapted) }
         state.withLock { $0.waitsForFile = true }
-        download.prepare(adapted) { [self] request, waited in
+        body.prepare(adapted) { [self] request, waited in
             guard
                 state.withLock({ state in
                     defer { state.waitsForFile = false }
@@ -167,7 +168,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             progress: { [progress] direction, completed, expected in
                 progress.report(direction, completed: completed, expected: expected)
             },
-            downloadSink: download
+            downloadSink: body
         )
         let number = state.withLock { state -> Int? in
             guard !state.isCancelled else { return nil }
@@ -213,7 +214,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         _ result: Result<TransportResponse, any Error>, for request: URLRequest, number: Int
     ) -> Bool {
         guard api.transport is any SettlesOnItsOwnQueue, case .success(let exchange) = result,
-            !exchange.bodyWentToSink, download == nil, exchange.data.count <= InlineConclusion.bodyLimit,
+            !exchange.bodyWentToSink, body == nil, exchange.data.count <= InlineConclusion.bodyLimit,
             configuration.monitors.isEmpty, bodyFile?.isTemporary != true,
             api.inlineConclusion.allowsInlineWork()
         else { return false }
@@ -286,7 +287,7 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// The policy's delay, unless the next attempt could not start before the deadline.
     private func retryDelay(after error: APIError, request: URLRequest, number: Int) -> TimeInterval? {
         if case .cancelled = error { return nil }
-        guard let policy = configuration.retryPolicy else { return nil }
+        guard let policy = configuration.retryPolicy, body?.allowsRetry ?? true else { return nil }
         let earlier = state.withLock { $0.failures }
         guard
             let proposed = policy.retryDelay(
@@ -321,7 +322,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             }
         }
         defer { ProgressChannels.remove(resolver.identity) }
-        defer { download?.requestEnded() }
+        defer { body?.requestEnded() }
         switch outcome {
         case .success:
             // The last reports go out before the promise settles (on a serial queue, first).

@@ -38,7 +38,7 @@ extension AbstractAPI {
         let plan = DownloadPlan(
             target: .file(destination), overwrite: overwrite,
             maximumBytes: configuration.maximumDownloadBytes)
-        return perform(route: route, parameters: parameters, download: plan) { exchange, _ in
+        return perform(route: route, parameters: parameters, body: plan) { exchange, _ in
             try plan.complete(exchange)
         }
     }
@@ -58,7 +58,7 @@ extension AbstractAPI {
     ) -> Promise<URL> {
         let plan = DownloadPlan(
             target: .folder(folder), overwrite: overwrite, maximumBytes: configuration.maximumDownloadBytes)
-        return perform(route: route, parameters: parameters, download: plan) { exchange, _ in
+        return perform(route: route, parameters: parameters, body: plan) { exchange, _ in
             try plan.complete(exchange)
         }
     }

@@ -37,6 +37,8 @@ final class Exchange: Sendable {
         var bodyBytes: Int64 = 0
         /// Whether the delivery gate is armed for this exchange's download.
         var gateArmed = false
+        /// Whether the task is suspended until a stream's reader catches up.
+        var suspendedForReader = false
     }
 
     let original: TransportRequest
@@ -48,6 +50,8 @@ final class Exchange: Sendable {
     let gate: DeliveryGate?
     /// The transport's cookies.
     let cookies: CookieJar?
+    /// Where tasks are suspended and resumed for a stream's reader, in order (serial).
+    let flowControl: DispatchQueue?
 
     init(
         _ request: TransportRequest,
@@ -55,7 +59,8 @@ final class Exchange: Sendable {
         timers: DispatchQueue,
         control: DispatchQueue,
         gate: DeliveryGate? = nil,
-        cookies: CookieJar? = nil
+        cookies: CookieJar? = nil,
+        flowControl: DispatchQueue? = nil
     ) {
         original = request
         self.resolver = resolver
@@ -64,6 +69,7 @@ final class Exchange: Sendable {
         self.control = control
         self.gate = gate
         self.cookies = cookies
+        self.flowControl = flowControl
     }
 
     // MARK: Starting and ending
@@ -185,6 +191,8 @@ final class Exchange: Sendable {
             // queue are progress too: a starved queue must not time a live transfer out.
             let moved = task.map { $0.countOfBytesSent + $0.countOfBytesReceived } ?? 0
             let idleSince = state.withLock { state -> DispatchTime in
+                // Held back for a stream's reader: the server is not idle.
+                if state.suspendedForReader { state.lastActivity = .now() }
                 if moved > state.movedBytes {
                     state.movedBytes = moved
                     state.lastActivity = .now()
@@ -273,7 +281,9 @@ final class Exchange: Sendable {
         case .tooLarge(let limit):
             fail { .responseTooLarge(limit: Int(clamping: limit), context: $0) }
         case .kept(let progress):
-            if let progress, progress.sinking, let sink = original.downloadSink {
+            if let progress, progress.sinking, let flow = original.downloadSink as? any FlowControlledSink {
+                offer(data, to: flow)
+            } else if let progress, progress.sinking, let sink = original.downloadSink {
                 do {
                     try sink.write(data)
                 } catch {

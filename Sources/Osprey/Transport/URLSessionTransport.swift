@@ -20,6 +20,8 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
     /// FoundationNetworking (see ``Exchange``). Concurrent: one slow cancel must not hold up the
     /// next request's start.
     private let control = DispatchQueue(label: "osprey.transport.control", attributes: .concurrent)
+    /// Where tasks are suspended and resumed for streams' readers, in order.
+    private let flowControl = DispatchQueue(label: "osprey.transport.flow")
 
     /// The transport's cookies, or nil when it keeps none.
     public let cookies: CookieJar?
@@ -63,7 +65,8 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
             return promise
         }
         let exchange = Exchange(
-            request, resolver: resolver, timers: timers, control: control, gate: gate, cookies: cookies)
+            request, resolver: resolver, timers: timers, control: control, gate: gate, cookies: cookies,
+            flowControl: flowControl)
         // The exchange (and through it this transport) stays alive until the promise settles.
         resolver.onCancel { [self] in withExtendedLifetime(self) { exchange.cancel() } }
         exchange.startTimers()

@@ -147,6 +147,16 @@ struct LoopbackConnection {
         } else {
             guard writeAll(plan.head) else { return false }
         }
+        if let producer = response.producer, method != "HEAD" {
+            let writer = LoopbackServer.BodyWriter(
+                send: { [self] data in
+                    writeAll(Array("\(String(data.count, radix: 16))\r\n".utf8) + [UInt8](data) + [13, 10])
+                },
+                wait: { [self] seconds in pause(for: seconds) })
+            producer(writer)
+            if response.cutsStream { return false }
+            return writeAll(Array("0\r\n\r\n".utf8)) && plan.keepsConnection
+        }
         if let endless = faults.endless {
             return streamForever(endless.chunk, every: endless.interval)
         }

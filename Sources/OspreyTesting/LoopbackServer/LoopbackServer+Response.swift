@@ -36,6 +36,10 @@ extension LoopbackServer {
         public var framing: Framing = .contentLength
         /// The scripted misbehaviours, applied while sending.
         public var faults = Faults()
+        /// Writes a streamed body (``streaming(status:headers:_:)``).
+        var producer: (@Sendable (LoopbackServer.BodyWriter) -> Void)?
+        /// Whether a streamed body ends by closing the connection, without its last chunk.
+        var cutsStream = false
 
         /// Creates a response.
         public init(status: Int = 200, headers: [HeaderField] = [], body: Data = Data()) {

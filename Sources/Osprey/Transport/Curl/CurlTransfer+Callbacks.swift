@@ -54,6 +54,7 @@
             bodyBytes = 0
             sinking = false
             writer = nil
+            flowSink = nil
             failure = nil
             movedBytes = 0
             lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -114,6 +115,13 @@
         private func beginSink() -> Bool {
             guard let sink = original.downloadSink, !followsThisHop, let response else { return true }
             do {
+                if let flow = sink as? any FlowControlledSink {
+                    // A stream: its buffer takes the pieces here, on the loop, or pauses the transfer.
+                    sinking = try flow.begin(response, request: request)
+                    sinkBegun = true
+                    flowSink = sinking ? flow : nil
+                    return true
+                }
                 sinking = try sink.begin(response)
                 sinkBegun = true
                 if sinking {
@@ -152,12 +160,24 @@
         /// Body bytes arrived (decoded).
         func received(_ bytes: UnsafeRawBufferPointer) -> Received {
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            if sinking, let writer {
+            if sinking, let flowSink {
+                let resume: @Sendable () -> Void = { [weak self, weak loop] in
+                    if let self { loop?.submit(.resume(self)) }
+                }
+                guard flowSink.offer(bytes, resume: resume) else {
+                    pausedForReader = true
+                    return .pause
+                }
+                bodyBytes += Int64(bytes.count)
+            } else if sinking, let writer {
                 if let limit = original.downloadSink?.maximumBytes, bodyBytes + Int64(bytes.count) > limit {
                     failure = .responseTooLarge(limit: Int(clamping: limit), context: context)
                     return .stop
                 }
-                guard writer.offer(bytes) else { return .pause }
+                guard writer.offer(bytes) else {
+                    pausedForReader = true
+                    return .pause
+                }
                 bodyBytes += Int64(bytes.count)
             } else {
                 bodyBytes += Int64(bytes.count)

@@ -55,6 +55,10 @@
         var sinkBegun = false
         /// Writes a sinking body to disk off the loop.
         var writer: CurlDiskWriter?
+        /// Takes a sinking body on the loop, or pauses the transfer (a stream).
+        var flowSink: (any FlowControlledSink)?
+        /// Whether the transfer is paused until its reader or its disk catches up.
+        var pausedForReader = false
         /// libcurl's own words on a failure (CURL_ERROR_SIZE bytes), kept for as long as the handle.
         let errorBuffer: UnsafeMutablePointer<CChar> = {
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
@@ -149,6 +153,14 @@
             if let length = bodyLength, bodyBytes < length {
                 return fail(.transport(underlying: URLError(.networkConnectionLost), context: context))
             }
+            if sinking, flowSink != nil, let response {
+                // A stream's buffer holds every piece already; its end comes from the outcome.
+                sinkBegun = false
+                let delivered = TransportResponse(
+                    response: response, data: data, request: request, bodyWentToSink: true)
+                dispose()
+                return settle(.success(delivered))
+            }
             if sinking, let writer, let response {
                 // A body on disk is delivered once the writer has written it all and ended the sink.
                 sinkBegun = false
@@ -220,7 +232,10 @@
             if let deadline = original.deadline, now >= started &+ Self.nanoseconds(deadline) {
                 return { .timedOut(context: $0) }
             }
-            if let idle = original.idleTimeout, now >= lastActivity &+ Self.nanoseconds(idle) {
+            // While the reader (or the disk) is behind, the server is not idle: it is held back.
+            if !pausedForReader, let idle = original.idleTimeout,
+                now >= lastActivity &+ Self.nanoseconds(idle)
+            {
                 return { .timedOut(context: $0) }
             }
             return nil
@@ -235,6 +250,8 @@
 
         /// Undoes a pause (the consumer caught up).
         func unpause() {
+            pausedForReader = false
+            lastActivity = DispatchTime.now().uptimeNanoseconds
             ccurl_easy_pause(handle, Int32(CCURLPAUSE_CONT))
         }
 

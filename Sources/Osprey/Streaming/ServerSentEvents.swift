@@ -1,0 +1,261 @@
+import Foundation
+import Promises
+
+/// A reconnecting event source (the WHATWG HTML standard's `EventSource`, for an API client):
+/// the events of a `text/event-stream`, read across as many connections as it takes. Made by
+/// ``AbstractAPI/events(route:parameters:reconnection:)``.
+///
+/// ```swift
+/// for try await event in api.events(route: api.get(endpoint: "/feed")) {
+///     let update: Update = try event.decode()
+/// }
+/// ```
+///
+/// When a connection ends or drops (a transport error or a timeout), it reconnects after the
+/// delay the server asked for (`retry:`, 3 s until then), sending the last event ID it saw as
+/// `Last-Event-ID`. The delay doubles for every reconnection in a row that brought no event, up
+/// to ``Reconnection/maximumDelay``, with jitter: each wait is a random time between half the
+/// delay and the delay, so that clients dropped together do not come back together. It stops
+/// for good, ending the sequence, on a `204`; and with an error on a status the API does not
+/// accept (the ``APIError`` a plain request gets), on a `Content-Type` other than
+/// `text/event-stream` (``APIError/parsingFailed(underlying:context:)`` with a
+/// ``NotAnEventStream``), or on cancellation.
+public final class ServerSentEvents: AsyncSequence, Sendable {
+    /// An event.
+    public typealias Element = ServerSentEvent
+
+    /// When to reconnect.
+    public struct Reconnection: Sendable {
+        /// The delay before the server sets one with `retry:`.
+        public var initialDelay: TimeInterval
+        /// The longest wait the doubling reaches (a longer `retry:` from the server is honoured).
+        public var maximumDelay: TimeInterval
+        /// Reconnections in a row without an event after which it gives up: with the last error
+        /// when the last connection failed, else by ending the sequence; nil for never.
+        public var maximumAttempts: Int?
+
+        /// A policy.
+        public init(
+            initialDelay: TimeInterval = 3, maximumDelay: TimeInterval = 60, maximumAttempts: Int? = nil
+        ) {
+            self.initialDelay = initialDelay
+            self.maximumDelay = maximumDelay
+            self.maximumAttempts = maximumAttempts
+        }
+    }
+
+    /// Opens one connection, sending `Last-Event-ID` when there is one.
+    typealias Open = @Sendable (_ lastEventID: String?) -> ResponseStream
+
+    private let open: Open
+    private let reconnection: Reconnection
+    private let defaultQueue: DispatchQueue
+    private let state = Locked(State())
+    /// The wait before the next reconnection: the policy's, or one a test makes up.
+    let random: @Sendable (ClosedRange<Double>) -> Double
+
+    private struct State {
+        var current: ResponseStream?
+        var isCancelled = false
+        var lastEventID: String?
+        /// The server's `retry:`, in milliseconds.
+        var reconnectionTime: Int?
+        var connections = 0
+        /// Ends the wait before a reconnection early (a cancellation).
+        var waiting: CheckedContinuation<Void, Never>?
+    }
+
+    init(
+        reconnection: Reconnection, defaultQueue: DispatchQueue,
+        random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) },
+        open: @escaping Open
+    ) {
+        self.open = open
+        self.reconnection = reconnection
+        self.defaultQueue = defaultQueue
+        self.random = random
+    }
+
+    /// The last event ID seen, which the next reconnection sends.
+    public var lastEventID: String? { state.withLock { $0.lastEventID } }
+
+    /// How many connections were opened so far.
+    public var connectionCount: Int { state.withLock { $0.connections } }
+
+    /// Stops reading and closes the connection; the reader gets ``APIError/cancelled``.
+    public func cancel() {
+        let (current, waiting) = state.withLock { state in
+            state.isCancelled = true
+            defer { state.waiting = nil }
+            return (state.current, state.waiting)
+        }
+        current?.cancel()
+        waiting?.resume()
+    }
+
+    /// Reads the events, reconnecting as needed.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(source: self)
+    }
+
+    /// Runs `handler` for each event, in order, on `queue` (the API's response queue by
+    /// default), the next one only once the handler has returned.
+    /// - Returns: A promise that settles when the source stops (a `204`), or fails with why it
+    ///   stopped; cancelling it closes the connection.
+    @discardableResult
+    public func onEvent(
+        in queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (ServerSentEvent) -> Void
+    )
+        -> Promise<Void>
+    {
+        let queue = queue ?? defaultQueue
+        let promise = Promise<Void>(defaultQueue: queue) { [self] in
+            for try await event in self {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    queue.async {
+                        handler(event)
+                        done.resume()
+                    }
+                }
+            }
+        }
+        promise.whenSettled { [self] result in
+            if case .failure(let error) = result, error is CancellationError { cancel() }
+        }
+        return promise
+    }
+
+    /// Reads a ``ServerSentEvents`` source.
+    public struct Iterator: AsyncIteratorProtocol {
+        let source: ServerSentEvents
+        var events: ResponseStream.Events.Iterator?
+        var quietReconnections = 0
+        var finished = false
+
+        /// The next event; nil once the server answered `204`.
+        /// - Throws: Why the source stopped.
+        public mutating func next() async throws -> ServerSentEvent? {
+            while !finished {
+                if source.state.withLock({ $0.isCancelled }) { throw APIError.cancelled }
+                if events == nil {
+                    guard try await connect() else {
+                        finished = true
+                        return nil
+                    }
+                }
+                do {
+                    // What the server asked for counts even when the connection then drops.
+                    defer {
+                        if let time = events?.reconnectionTime {
+                            source.state.withLock { $0.reconnectionTime = time }
+                        }
+                    }
+                    if let event = try await events?.next() {
+                        quietReconnections = 0
+                        source.state.withLock { $0.lastEventID = event.id }
+                        return event
+                    }
+                } catch let error where Self.reconnects(after: error) {
+                    try checkAttempts(after: error)
+                }
+                // The connection ended or dropped: reconnect after the delay, unless enough
+                // reconnections in a row brought nothing.
+                if let limit = source.reconnection.maximumAttempts, quietReconnections >= limit {
+                    finished = true
+                    return nil
+                }
+                events = nil
+                quietReconnections += 1
+                try await source.wait(reconnection: quietReconnections)
+            }
+            return nil
+        }
+
+        /// Opens a connection; false when the server says there is nothing more (`204`).
+        private mutating func connect() async throws -> Bool {
+            let stream = source.connect()
+            do {
+                let head = try await stream.response
+                if head.statusCode == 204 { return false }
+                let type = head.headers["Content-Type"]?.split(separator: ";").first
+                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard type == "text/event-stream" else {
+                    stream.cancel()
+                    throw APIError.parsingFailed(
+                        underlying: NotAnEventStream(contentType: head.headers["Content-Type"]),
+                        context: .init(request: head.request, response: head.httpResponse))
+                }
+                events = stream.events.makeAsyncIterator()
+                return true
+            } catch let error where Self.reconnects(after: error) {
+                try checkAttempts(after: error)
+                quietReconnections += 1
+                try await source.wait(reconnection: quietReconnections)
+                return try await connect()
+            }
+        }
+
+        private func checkAttempts(after error: any Error) throws {
+            if let limit = source.reconnection.maximumAttempts, quietReconnections >= limit { throw error }
+        }
+
+        /// A dropped connection or a timeout is reconnected; anything else stops the source.
+        static func reconnects(after error: any Error) -> Bool {
+            switch error as? APIError {
+            case .transport, .timedOut: true
+            default: false
+            }
+        }
+    }
+
+    // MARK: Connections
+
+    private func connect() -> ResponseStream {
+        let lastEventID = state.withLock { $0.lastEventID }
+        let stream = open(lastEventID.flatMap { $0.isEmpty ? nil : $0 })
+        let cancelled = state.withLock { state -> Bool in
+            state.current = stream
+            state.connections += 1
+            return state.isCancelled
+        }
+        if cancelled { stream.cancel() }
+        return stream
+    }
+
+    /// Waits before reconnection number `attempt` in a row without an event (a cancellation ends
+    /// the wait at once).
+    fileprivate func wait(reconnection attempt: Int) async throws {
+        let base =
+            state.withLock { $0.reconnectionTime }.map { Double($0) / 1000 } ?? reconnection.initialDelay
+        let doubled = base * pow(2, Double(Swift.min(30, Swift.max(0, attempt - 1))))
+        let delay = Swift.min(doubled, Swift.max(reconnection.maximumDelay, base))
+        let wait = delay > 0 ? random((delay / 2)...delay) : 0
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let cancelled = state.withLock { state -> Bool in
+                guard !state.isCancelled else { return true }
+                state.waiting = continuation
+                return false
+            }
+            if cancelled { return continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Swift.max(0, wait)) { [self] in
+                let waiting = state.withLock { state in
+                    defer { state.waiting = nil }
+                    return state.waiting
+                }
+                waiting?.resume()
+            }
+        }
+        if state.withLock({ $0.isCancelled }) || Task.isCancelled { throw APIError.cancelled }
+    }
+}
+
+/// A response that was meant to be an event stream but is not: its `Content-Type`.
+public struct NotAnEventStream: Error, Sendable, CustomStringConvertible {
+    /// The `Content-Type` the response had, if any.
+    public var contentType: String?
+
+    /// Says what came instead.
+    public var description: String {
+        "the response is not a text/event-stream (Content-Type: \(contentType ?? "none"))"
+    }
+}
