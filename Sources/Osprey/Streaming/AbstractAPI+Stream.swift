@@ -62,7 +62,8 @@ extension AbstractAPI {
         route: Route, parameters: (any RequestParameters)? = nil,
         reconnection: ServerSentEvents.Reconnection = ServerSentEvents.Reconnection()
     ) -> ServerSentEvents {
-        ServerSentEvents(reconnection: reconnection, defaultQueue: responseQueue) { [self] lastEventID in
+        ServerSentEvents(reconnection: reconnection, defaultQueue: responseQueue, api: self) {
+            [self] lastEventID in
             var headers: HTTPHeaders = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             if let lastEventID { headers["Last-Event-ID"] = lastEventID }
             return stream(route: route, parameters: EventStreamParameters(parameters, headers: headers))

@@ -48,7 +48,9 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
     typealias Open = @Sendable (_ lastEventID: String?) -> ResponseStream
 
     private let open: Open
-    private let reconnection: Reconnection
+    fileprivate let reconnection: Reconnection
+    /// Whose parser decodes events' data for ``values(of:decoder:)``.
+    let api: AbstractAPI?
     private let defaultQueue: DispatchQueue
     private let state = Locked(State())
     /// The wait before the next reconnection: the policy's, or one a test makes up.
@@ -66,11 +68,12 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
     }
 
     init(
-        reconnection: Reconnection, defaultQueue: DispatchQueue,
+        reconnection: Reconnection, defaultQueue: DispatchQueue, api: AbstractAPI? = nil,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) },
         open: @escaping Open
     ) {
         self.open = open
+        self.api = api
         self.reconnection = reconnection
         self.defaultQueue = defaultQueue
         self.random = random

@@ -13,6 +13,8 @@ extension MockTransport {
     public struct Reply: Sendable {
         enum Kind: Sendable {
             case response(LoopbackServer.Response)
+            /// A head, then its body piece by piece, `interval` seconds apart.
+            case pieces(LoopbackServer.Response, [Data], interval: TimeInterval)
             case failure(any Error)
             case never
         }
@@ -57,6 +59,24 @@ extension MockTransport {
         /// `URLError(.notConnectedToInternet)`.
         public static func failure(_ error: any Error) -> Reply {
             Reply(kind: .failure(error))
+        }
+
+        /// A `200` whose body comes in `pieces`, `interval` seconds apart: a stream
+        /// (`api.stream(...)`) gets each piece as it comes; a plain request gets them joined.
+        public static func pieces(
+            _ pieces: [Data], every interval: TimeInterval = 0,
+            contentType: String = "application/octet-stream"
+        ) -> Reply {
+            Reply(
+                kind: .pieces(
+                    LoopbackServer.Response(headers: [.init("Content-Type", contentType)]), pieces,
+                    interval: Swift.max(0, interval)))
+        }
+
+        /// A `text/event-stream` answer sending `events` one at a time, `interval` seconds apart.
+        public static func events(_ events: [ServerSentEvent], every interval: TimeInterval = 0) -> Reply {
+            .pieces(
+                events.map { Data($0.wireFormat.utf8) }, every: interval, contentType: "text/event-stream")
         }
 
         /// No answer ever: the request ends only by cancellation, its idle timeout or its deadline.

@@ -128,10 +128,12 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
     private func answer(_ request: TransportRequest, with reply: Reply, resolver: Resolver<TransportResponse>)
     {
         let context = APIError.Context(request: request.urlRequest)
-        let settle: @Sendable () -> Void = {
+        let settle: @Sendable () -> Void = { [timers] in
             switch reply.kind {
             case .response(let response):
                 resolver.resolve(Self.transportResponse(response, for: request))
+            case .pieces(let head, let pieces, let interval):
+                Self.send(pieces, after: head, every: interval, for: request, on: timers, resolver: resolver)
             case .failure(let error):
                 resolver.reject(error as? APIError ?? .transport(underlying: error, context: context))
             case .never:
@@ -151,6 +153,43 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
         } else {
             timers.async(execute: settle)
         }
+    }
+
+    /// Sends a body in pieces: to the request's sink one by one (a stream), or joined.
+    private static func send(
+        _ pieces: [Data], after head: LoopbackServer.Response, every interval: TimeInterval,
+        for request: TransportRequest, on timers: DispatchQueue, resolver: Resolver<TransportResponse>
+    ) {
+        let url = request.urlRequest.url ?? URL(string: "http://mock.invalid")!
+        let fields = Dictionary(head.headers.map { ($0.name, $0.value) }) { first, _ in first }
+        guard
+            let response = HTTPURLResponse(
+                url: url, statusCode: head.status, httpVersion: "HTTP/1.1", headerFields: fields)
+        else {
+            resolver.reject(
+                APIError.transport(
+                    underlying: URLError(.badServerResponse), context: .init(request: request.urlRequest)))
+            return
+        }
+        let whole = TransportResponse(
+            response: response, data: pieces.reduce(Data(), +), request: request.urlRequest)
+        guard let sink = request.downloadSink, (try? sink.begin(response)) == true else {
+            resolver.fulfill(whole)
+            return
+        }
+        @Sendable func deliver(_ index: Int) {
+            guard resolver.isPending else { return sink.abandon() }
+            guard index < pieces.count else {
+                try? sink.end()
+                resolver.fulfill(
+                    TransportResponse(
+                        response: response, data: Data(), request: request.urlRequest, bodyWentToSink: true))
+                return
+            }
+            try? sink.write(pieces[index])
+            timers.asyncAfter(deadline: .now() + interval) { deliver(index + 1) }
+        }
+        deliver(0)
     }
 
     /// The transport's form of a mocked response, with the size limit applied.
