@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "osprey-example-declarative", targets: ["DeclarativeExample"]),
         .executable(name: "osprey-example-github", targets: ["GitHubExample"]),
         .executable(name: "osprey-example-async", targets: ["AsyncClientExample"]),
+        .executable(name: "osprey-example-streaming", targets: ["StreamingExample"]),
         .executable(name: "osprey-fuzz", targets: ["OspreyFuzz"]),
     ],
     targets: [
@@ -66,6 +67,11 @@ let package = Package(
             name: "AsyncClientExample",
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Examples/AsyncClient"
+        ),
+        .executableTarget(
+            name: "StreamingExample",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Examples/Streaming"
         ),
         .executableTarget(
             name: "OspreyBench",

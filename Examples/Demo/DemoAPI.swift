@@ -51,6 +51,11 @@ final class DemoAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         request(route: get(endpoint: "/status"))
     }
 
+    /// An answer that arrives as server-sent events, one word each.
+    func answer(to prompt: String) -> ResponseStream {
+        stream(route: post(endpoint: "/chat"), parameters: JSONParameters(["prompt": prompt]))
+    }
+
     func search(_ query: String, timeout: TimeInterval? = nil) -> Promise<String> {
         request(route: get(endpoint: "/search"), parameters: URLParameters(["q": query], timeout: timeout))
     }

@@ -40,5 +40,14 @@ func makeDemoServer() throws -> LoopbackServer {
             : .text("all good")
     }
     server.route("GET", "/search") { _ in .json(#"{"data": "too late"}"#).delayingHead(by: 3) }
+    // An answer written a word at a time, as server-sent events.
+    server.route("POST", "/chat") { _ in
+        .streaming(headers: [.init("Content-Type", "text/event-stream")]) { body in
+            for word in ["Ospreys ", "eat ", "fish."] {
+                body.write("data: \(word)\n\n")
+                body.pause(for: 0.05)
+            }
+        }
+    }
     return server
 }

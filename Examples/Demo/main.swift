@@ -113,6 +113,18 @@ await checklist.step("A busy endpoint, retried, with a LoggingMonitor") {
         server.requests.filter { $0.path == "/status" }.count == 3, "the server saw three attempts")
 }
 
+await checklist.step("An answer streamed as server-sent events, a word at a time") {
+    let started = Date()
+    var words: [(String, TimeInterval)] = []
+    for try await event in api.answer(to: "What do ospreys eat?").events {
+        words.append((event.data, Date().timeIntervalSince(started)))
+        checklist.show(String(format: "%.2f s: %@", words.last!.1, event.data))
+    }
+    checklist.check(words.map(\.0).joined() == "Ospreys eat fish.", "the three words, in order")
+    checklist.check(
+        words.count == 3 && words[0].1 < words[2].1 - 0.05, "the first word came before the answer ended")
+}
+
 await checklist.step("A 0.5 s timeout against a server that answers after 3 s") {
     let started = Date()
     let result = await api.search("swift", timeout: 0.5).result

@@ -103,6 +103,10 @@ extension Route {
         encoding: ParameterEncoding = ParameterEncoding()
     ) throws -> URLRequest {
         let prepared = try prepareRequest(parameters: parameters, headers: headers, encoding: encoding)
+        if prepared.bodyStream != nil {
+            throw APIError.invalidRequest(
+                reason: "a streamed body is only sent by an API, not made into a URLRequest")
+        }
         guard let file = prepared.bodyFile else { return prepared.urlRequest }
         // A file body is read into memory here (this is for inspection); AbstractAPI streams it.
         defer { if file.isTemporary { try? FileManager.default.removeItem(at: file.url) } }
@@ -120,11 +124,14 @@ extension Route {
         parameters: (any RequestParameters)?,
         headers: HTTPHeaders,
         encoding: ParameterEncoding
-    ) throws -> (urlRequest: URLRequest, bodyFile: RequestDraft.BodyFile?) {
+    ) throws -> (urlRequest: URLRequest, bodyFile: RequestDraft.BodyFile?, bodyStream: BodyStream?) {
         let draft = try URLRequestFactory.makeDraft(
             route: self, parameters: parameters, headers: headers, encoding: encoding)
         do {
-            return (try URLRequestFactory.makeURLRequest(from: draft, route: self), draft.bodyFile)
+            return (
+                try URLRequestFactory.makeURLRequest(from: draft, route: self), draft.bodyFile,
+                draft.bodyStream
+            )
         } catch {
             if let file = draft.bodyFile, file.isTemporary {
                 try? FileManager.default.removeItem(at: file.url)

@@ -25,6 +25,8 @@ public struct RequestDraft: Sendable {
     public var body: Data?
     /// A body to upload from a file instead, streamed from disk (set by ``setBody(fileAt:contentType:isTemporary:)``).
     public private(set) var bodyFile: BodyFile?
+    /// A body produced as it is sent (set by ``setBody(stream:contentType:)``).
+    public private(set) var bodyStream: BodyStream?
 
     /// A body streamed from a file.
     public struct BodyFile: Sendable, Equatable {
@@ -79,6 +81,7 @@ public struct RequestDraft: Sendable {
     public mutating func setBody(_ data: Data, contentType: String) {
         body = data
         bodyFile = nil
+        bodyStream = nil
         if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
     }
 
@@ -87,9 +90,18 @@ public struct RequestDraft: Sendable {
     public mutating func setBody(fileAt url: URL, contentType: String, isTemporary: Bool = false) {
         body = nil
         bodyFile = BodyFile(url: url, isTemporary: isTemporary)
+        bodyStream = nil
         if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
     }
 
-    /// Whether there is a body, in memory or in a file.
-    var hasBody: Bool { body != nil || bodyFile != nil }
+    /// Sends a body produced as it is sent, and sets its `Content-Type` unless one is already set.
+    public mutating func setBody(stream: BodyStream, contentType: String) {
+        body = nil
+        bodyFile = nil
+        bodyStream = stream
+        if !headers.contains("Content-Type") { headers["Content-Type"] = contentType }
+    }
+
+    /// Whether there is a body, in memory, in a file or from a stream.
+    var hasBody: Bool { body != nil || bodyFile != nil || bodyStream != nil }
 }

@@ -28,8 +28,9 @@ extension AbstractAPI {
             // 1–2. Preprocess, then build the URLRequest (nothing has been sent if this fails).
             let urlRequest: URLRequest
             let bodyFile: RequestDraft.BodyFile?
+            let bodyStream: BodyStream?
             do {
-                (urlRequest, bodyFile) = try makeURLRequest(
+                (urlRequest, bodyFile, bodyStream) = try makeURLRequest(
                     route: route, parameters: parameters, configuration: configuration)
             } catch {
                 ProgressChannels.remove(resolver.identity)
@@ -43,6 +44,7 @@ extension AbstractAPI {
                 resolver: resolver,
                 request: urlRequest,
                 bodyFile: bodyFile,
+                bodyStream: bodyStream,
                 idleTimeout: parameters?.timeout ?? configuration.timeout,
                 configuration: configuration,
                 progress: progress,
@@ -57,7 +59,7 @@ extension AbstractAPI {
         route: Route,
         parameters: (any RequestParameters)?,
         configuration: APIConfiguration
-    ) throws -> (URLRequest, RequestDraft.BodyFile?) {
+    ) throws -> (URLRequest, RequestDraft.BodyFile?, BodyStream?) {
         do {
             try parameters?.preprocess()
             try preprocess(route: route, parameters: parameters)

@@ -39,6 +39,7 @@ final class RequestRun<Value: Sendable>: Sendable {
     private let configuration: APIConfiguration
     private let built: URLRequest
     private let bodyFile: RequestDraft.BodyFile?
+    private let bodyStream: BodyStream?
     private let idleTimeout: TimeInterval?
     /// The configuration's deadline, as applied (see `effectiveTimeout`).
     private let deadline: TimeInterval?
@@ -55,6 +56,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         resolver: Resolver<Value>,
         request: URLRequest,
         bodyFile: RequestDraft.BodyFile?,
+        bodyStream: BodyStream? = nil,
         idleTimeout: TimeInterval?,
         configuration: APIConfiguration,
         progress: ProgressChannel,
@@ -67,6 +69,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         self.configuration = configuration
         built = request
         self.bodyFile = bodyFile
+        self.bodyStream = bodyStream
         self.idleTimeout = effectiveTimeout(idleTimeout)
         deadline = effectiveTimeout(configuration.deadline)
         self.progress = progress
@@ -160,6 +163,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         let transportRequest = TransportRequest(
             urlRequest: request,
             bodyFileURL: bodyFile?.url,
+            bodyStream: bodyStream,
             idleTimeout: idleTimeout,
             deadline: remaining,
             maximumResponseBytes: configuration.maximumResponseBytes,
@@ -287,7 +291,10 @@ final class RequestRun<Value: Sendable>: Sendable {
     /// The policy's delay, unless the next attempt could not start before the deadline.
     private func retryDelay(after error: APIError, request: URLRequest, number: Int) -> TimeInterval? {
         if case .cancelled = error { return nil }
-        guard let policy = configuration.retryPolicy, body?.allowsRetry ?? true else { return nil }
+        // A body read once from a sequence cannot be sent again.
+        guard let policy = configuration.retryPolicy, body?.allowsRetry ?? true,
+            bodyStream?.isReplayable ?? true
+        else { return nil }
         let earlier = state.withLock { $0.failures }
         guard
             let proposed = policy.retryDelay(

@@ -40,9 +40,12 @@ extension ResponseStream {
 }
 
 extension ServerSentEvents {
-    /// A source that delivers `events` once, then ends (as after a `204`), without a network:
-    /// for tests, and for `@Mock` clients whose requirements return events.
-    public static func scripted(_ events: [ServerSentEvent]) -> ServerSentEvents {
+    /// A source that delivers `events` once, then ends (as after a `204`), or fails with `error`,
+    /// without a network: for tests, and for `@Mock` clients whose requirements return events.
+    /// - Parameters:
+    ///   - events: The events, delivered in order.
+    ///   - error: Stops the source with this error after the events, instead of the end.
+    public static func scripted(_ events: [ServerSentEvent], error: (any Error)? = nil) -> ServerSentEvents {
         let body = Data(events.map(\.wireFormat).joined().utf8)
         let served = Locked(false)
         return ServerSentEvents(reconnection: Reconnection(initialDelay: 0), defaultQueue: .global()) { _ in
@@ -50,17 +53,22 @@ extension ServerSentEvents {
                 defer { served = true }
                 return !served
             }
+            // An error that is not a dropped connection stops the source rather than reconnecting.
             return first
-                ? .scripted([body], headers: ["Content-Type": "text/event-stream"])
+                ? .scripted([body], headers: ["Content-Type": "text/event-stream"], error: error)
                 : .scripted([], statusCode: 204)
         }
     }
 }
 
 extension DecodedEvents {
-    /// A sequence that delivers `values` once, then ends, without a network: for tests and `@Mock`.
-    public static func scripted(_ values: [Value]) -> DecodedEvents<Value> {
+    /// A sequence that delivers `values` once, then ends, or fails with `error`, without a
+    /// network: for tests and `@Mock`.
+    /// - Parameters:
+    ///   - values: The values, delivered in order.
+    ///   - error: Ends the sequence with this error after the values, instead of the end.
+    public static func scripted(_ values: [Value], error: (any Error)? = nil) -> DecodedEvents<Value> {
         let events = values.indices.map { ServerSentEvent(data: String($0)) }
-        return DecodedEvents(source: .scripted(events)) { event in values[Int(event.data)!] }
+        return DecodedEvents(source: .scripted(events, error: error)) { event in values[Int(event.data)!] }
     }
 }

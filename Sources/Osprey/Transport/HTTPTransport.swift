@@ -23,6 +23,8 @@ public struct TransportRequest: Sendable {
     public var urlRequest: URLRequest
     /// A file to upload as the body, streamed from disk (the request's own body is ignored).
     public var bodyFileURL: URL?
+    /// A body produced as it is sent (the request's own body is ignored); see ``BodyStream``.
+    public var bodyStream: BodyStream?
     /// Seconds without any progress (body bytes sent or received, the response head) before
     /// failing with ``APIError/timedOut(context:)``; nil for none. On Linux, URLSession reports
     /// the head only once it has fully arrived: a head that drips in slowly is not progress, and
@@ -49,6 +51,7 @@ public struct TransportRequest: Sendable {
     public init(
         urlRequest: URLRequest,
         bodyFileURL: URL? = nil,
+        bodyStream: BodyStream? = nil,
         idleTimeout: TimeInterval? = 60,
         deadline: TimeInterval? = nil,
         maximumResponseBytes: Int? = nil,
@@ -59,6 +62,7 @@ public struct TransportRequest: Sendable {
     ) {
         self.urlRequest = urlRequest
         self.bodyFileURL = bodyFileURL
+        self.bodyStream = bodyStream
         self.idleTimeout = idleTimeout
         self.deadline = deadline
         self.maximumResponseBytes = maximumResponseBytes

@@ -55,8 +55,33 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
         DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
-    /// Sends the request; see ``HTTPTransport``.
+    /// Sends the request; see ``HTTPTransport``. A ``BodyStream`` body is first written to a
+    /// private temporary file (URLSession must be able to read an upload again from its start),
+    /// then uploaded from it with a `Content-Length`.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        if let stream = request.bodyStream {
+            return Promise { [self] in
+                try request.validate()
+                let file: URL
+                do {
+                    file = try await BodyStreamSpool.write(stream)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    throw error as? APIError
+                        ?? .transport(underlying: error, context: .init(request: request.urlRequest))
+                }
+                defer { try? FileManager.default.removeItem(at: file) }
+                var spooled = request
+                spooled.bodyStream = nil
+                spooled.bodyFileURL = file
+                return try await sendDirectly(spooled).value
+            }
+        }
+        return sendDirectly(request)
+    }
+
+    private func sendDirectly(_ request: TransportRequest) -> Promise<TransportResponse> {
         let (promise, resolver) = Promise<TransportResponse>.pending()
         do {
             try request.validate()

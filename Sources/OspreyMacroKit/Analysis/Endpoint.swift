@@ -52,6 +52,19 @@ public enum ResultStyle: Equatable, Sendable {
     /// A completion handler as the last parameter: `(Result<T, Error>) -> Void`, or
     /// `(Response) -> Void` when `value` is nil.
     case callback(parameter: String, value: TypeSyntax?, isResponse: Bool)
+    /// `-> ResponseStream`, `-> ServerSentEvents` or `-> DecodedEvents<T>`, with any effects:
+    /// the method returns the stream at once, and the request is sent when it is read.
+    case stream(StreamKind)
+}
+
+/// The streams a requirement can return, each made by one method of `AbstractAPI`.
+public enum StreamKind: Equatable, Sendable {
+    /// `ResponseStream`: the body as it arrives, from `stream(_:)`.
+    case response
+    /// `ServerSentEvents`: a reconnecting event source, from `events(_:)`.
+    case events
+    /// `DecodedEvents<T>`: each event's data decoded as `T`, from `decodedEvents(_:)`.
+    case decodedEvents(TypeSyntax)
 }
 
 /// One attribute's effect on the request being built.

@@ -15,6 +15,8 @@ extension EndpointAnalyzer {
         case .async(let type): value = type
         case .promise(let type): value = type
         case .callback(_, let type, _): value = type
+        // The stream's own type says what it decodes; the compiler checks `T` of DecodedEvents<T>.
+        case .stream: value = nil
         }
         guard let value, let (culprit, reason) = problem(in: value, isResult: true) else { return }
         diagnostics.append(

@@ -1,5 +1,5 @@
-/// Classifies how a requirement delivers its result: `async throws`, a `Promise`, or a
-/// completion handler as its last parameter.
+/// Classifies how a requirement delivers its result: `async throws`, a `Promise`, a completion
+/// handler as its last parameter, or a stream it returns (see `ResultAnalyzer+Streams.swift`).
 enum ResultAnalyzer {
     /// The result style (nil when unsupported, with a diagnostic) and the index of the callback
     /// parameter, if any.
@@ -16,6 +16,11 @@ enum ResultAnalyzer {
                     "typed throws is not supported: a request can fail with APIError or an error of your hooks",
                     at: function.funcKeywordRange))
             return (nil, nil)
+        }
+        if let returnType, let kind = streamKind(of: returnType) { return (.stream(kind), nil) }
+        if let (diagnostic, callbackIndex) = misplacedStream(in: function) {
+            diagnostics.append(diagnostic)
+            return (nil, callbackIndex)
         }
         if function.isAsync {
             guard function.throwsClause != nil else {
@@ -64,7 +69,7 @@ enum ResultAnalyzer {
 
     /// For `@escaping (Result<T, Error>) -> Void` or `(Response) -> Void`: T (nil for Void) and
     /// whether it is a Response handler.
-    private static func callback(_ type: TypeSyntax) -> (value: TypeSyntax?, isResponse: Bool)? {
+    static func callback(_ type: TypeSyntax) -> (value: TypeSyntax?, isResponse: Bool)? {
         guard case .function(let parameters, _, _, let result) = type.withoutAttributes.shape, result.isVoid,
             parameters.count == 1
         else { return nil }

@@ -53,6 +53,7 @@ extension APIGenerator {
         case .async(let type): result = type?.text ?? "Void"
         case .promise(let type): result = type.text
         case .callback(_, let type, _): result = type?.text ?? "Void"
+        case .stream: return []
         }
         let remark =
             " // '\(GeneratedNames.requirement(endpoint.function))' returns \(result), which must be Decodable & Sendable"

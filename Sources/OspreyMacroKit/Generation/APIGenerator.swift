@@ -1,5 +1,6 @@
 /// Writes `<Protocol>API`: a final `AbstractAPI` subclass whose methods build each request from
-/// the attributes and arguments and send it through the API's pipeline.
+/// the attributes and arguments and send it through the API's pipeline (or, for a stream, return
+/// the stream that sends it when read).
 public enum APIGenerator {
     /// The class for `declaration`, or diagnostics that explain why it cannot be made.
     public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
@@ -125,6 +126,9 @@ public enum APIGenerator {
                 let type = isResponse ? "Osprey.Promise<Osprey.Response>" : promiseType(value)
                 body.line("let __promise: \(type) = self.request(__request)")
                 body.line("__promise.deliver(to: \(parameter))")
+            case .stream(let kind):
+                // Made at once, whatever the effects: the request is sent when the stream is read.
+                body.line("return self.\(kind.makingMethod)(__request)")
             }
         }
     }

@@ -1,6 +1,6 @@
 /// Writes `<Protocol>Mock`: a conformance whose requirements answer with handlers a test sets
 /// through `mock<Name> { arguments in … }`; a requirement without a handler fails with
-/// `MockError.notMocked`.
+/// `MockError.notMocked` (for a stream that cannot throw, see `StreamKind+Generation.swift`).
 public enum MockGenerator {
     /// The mock for `declaration`, or diagnostics that explain why it cannot be made.
     public static func generate(for declaration: ProtocolDeclaration) -> (String, [MacroDiagnostic]) {
@@ -59,13 +59,19 @@ public enum MockGenerator {
             $0.element.type.asHandlerParameter
         }
         let result: String
+        var effects = " async throws"
         switch style {
         case .async(let type): result = type?.text ?? "Void"
         case .promise(let value): result = value.text
         case .callback(_, let value, let isResponse):
             result = isResponse ? "Osprey.Response" : value?.text ?? "Void"
+        case .stream:
+            // The requirement calls its handler directly, so the handler can have no effect the
+            // requirement lacks.
+            result = function.returnType?.withoutAttributes.text ?? "Void"
+            effects = (function.isAsync ? " async" : "") + (function.throwsClause != nil ? " throws" : "")
         }
-        return "(\(arguments.joined(separator: ", "))) async throws -> \(result)"
+        return "(\(arguments.joined(separator: ", ")))\(effects) -> \(result)"
     }
 
     private static func writeRequirement(
@@ -78,8 +84,8 @@ public enum MockGenerator {
             GeneratedNames.reference($0.element)
         }
         .joined(separator: ", ")
-        let lookup =
-            "let __handler: \(type) = try self.mocks.handler(for: \(SourceWriter.literal(GeneratedNames.requirement(function))))"
+        let requirement = SourceWriter.literal(GeneratedNames.requirement(function))
+        let lookup = "let __handler: \(type) = try self.mocks.handler(for: \(requirement))"
         writer.block("\(GeneratedNames.prefix(of: function, access: access))\(function.signature) {") {
             body in
             switch style {
@@ -96,6 +102,25 @@ public enum MockGenerator {
                     inner.line(lookup)
                     inner.line("return try await __handler(\(arguments))")
                 }
+            case .stream(let kind):
+                let throwing = function.throwsClause != nil
+                if throwing {
+                    body.line(lookup)
+                } else {
+                    // `as:` names the handler's type: `try?` would otherwise let it be inferred
+                    // as an optional, which is never registered.
+                    body.block(
+                        "guard let __handler = try? self.mocks.handler(for: \(requirement), as: (\(type)).self) else {"
+                    ) {
+                        inner in
+                        for line in kind.unmockedStatements(GeneratedNames.requirement(function)) {
+                            inner.line(line)
+                        }
+                    }
+                }
+                body.line(
+                    "return \(throwing ? "try " : "")\(function.isAsync ? "await " : "")__handler(\(arguments))"
+                )
             }
         }
     }

@@ -12,13 +12,14 @@ struct DemoTests {
         let steps = [
             "The README's chain", "An envelope unwrapped", "A typed error body", "A form login",
             "A multipart upload", "A typed Request value", "A busy endpoint, retried",
-            "A 0.5 s timeout", "A request cancelled",
+            "An answer streamed as server-sent events", "A 0.5 s timeout", "A request cancelled",
         ]
         for step in steps {
             #expect(output.contains("▸ \(step)"), "no step \"\(step)\" in:\n\(output)")
         }
         #expect(output.contains("✓ onSuccess ran on demo.ui"))
         #expect(output.contains("✓ APIError.timedOut"))
+        #expect(output.contains("✓ the first word came before the answer ended"))
         #expect(!output.contains("✗"), "\(output)")
         #expect(output.hasSuffix("Every step behaved.\n"), "\(output)")
     }

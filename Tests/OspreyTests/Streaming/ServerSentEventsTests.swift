@@ -143,8 +143,8 @@ struct ServerSentEventsTests {
         defer { server.stop() }
         server.route("/feed") { _ in
             .streaming(headers: Self.eventStream) { body in
-                // 1.5 s of heartbeats against a 0.6 s idle timeout.
-                for _ in 0..<15 {
+                // 2.5 s of heartbeats against a 1 s idle timeout (a margin for a loaded machine).
+                for _ in 0..<25 {
                     body.write(": ping\n")
                     body.pause(for: 0.1)
                 }
@@ -154,7 +154,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         struct Payload: Decodable, Equatable { var n: Int }
         var iterator = api.events(
-            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 0.6),
+            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 1),
             reconnection: Self.quick
         ).makeAsyncIterator()
         let event = try await iterator.next()

@@ -4,7 +4,8 @@
     /// Certificates made at test time with the `openssl` command line (a CA, a certificate for
     /// `localhost` signed by it, and an expired one), and HTTPS servers run by python3's standard
     /// library with them. Everything lives in a temporary folder, removed by ``stop()``.
-    final class TLSFixture {
+    final class TLSFixture: @unchecked Sendable {
+        // @unchecked: a test makes and uses its fixture from one task at a time.
         let folder: URL
         private var servers: [Process] = []
 
@@ -78,46 +79,63 @@
         /// server saw, and the client's port (which tells connections apart).
         /// Returns the port.
         func startHTTP2Server() throws -> Int {
+            try startHypercorn(
+                app: """
+                    import json
+
+                    async def app(scope, receive, send):
+                        if scope["type"] != "http":
+                            return
+                        body = json.dumps({"version": scope["http_version"], "path": scope["path"],
+                                           "client": scope["client"][1]}).encode()
+                        await send({"type": "http.response.start", "status": 200, "headers": [
+                            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                        await send({"type": "http.response.body", "body": body})
+
+                    """, tls: true)
+        }
+
+        /// Starts Hypercorn with the ASGI application `app` (Python source defining `app`):
+        /// over TLS with `server.pem` (ALPN offering `h2` and `http/1.1`), or over plain http,
+        /// where it speaks HTTP/1.1. Returns the port.
+        func startHypercorn(app: String, tls: Bool) throws -> Int {
             guard let hypercorn = Self.hypercorn else { throw CocoaError(.executableNotLoadable) }
-            try """
-            import json
-
-            async def app(scope, receive, send):
-                if scope["type"] != "http":
-                    return
-                body = json.dumps({"version": scope["http_version"], "path": scope["path"],
-                                   "client": scope["client"][1]}).encode()
-                await send({"type": "http.response.start", "status": 200, "headers": [
-                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
-
-            """.write(to: folder.appendingPathComponent("h2app.py"), atomically: true, encoding: .utf8)
+            let module = "app\(servers.count)"
+            try app.write(
+                to: folder.appendingPathComponent("\(module).py"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: hypercorn)
-            process.arguments = [
-                // No worker processes: killing this one process stops the server (a worker would
-                // outlive it).
-                "--workers", "0", "--certfile", "server.pem", "--keyfile", "server.key", "--bind",
-                "127.0.0.1:0",
-                "h2app:app",
-            ]
+            // No worker processes: killing this one process stops the server (a worker would
+            // outlive it).
+            process.arguments =
+                ["--workers", "0", "--bind", "127.0.0.1:0"]
+                + (tls ? ["--certfile", "server.pem", "--keyfile", "server.key"] : []) + ["\(module):app"]
             process.currentDirectoryURL = folder
             let output = Pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = output
             try process.run()
             servers.append(process)
-            // Hypercorn logs "Running on https://127.0.0.1:PORT (CTRL + C to quit)" once it listens.
+            // Hypercorn logs "Running on http(s)://127.0.0.1:PORT (CTRL + C to quit)" once it listens.
             var log = ""
             while !log.contains("(CTRL") {
                 let more = output.fileHandleForReading.availableData
                 guard !more.isEmpty else { break }
                 log += String(decoding: more, as: UTF8.self)
             }
-            guard let range = log.range(of: "https://127.0.0.1:"),
+            guard let range = log.range(of: "://127.0.0.1:"),
                 let port = Int(log[range.upperBound...].prefix { $0.isNumber })
             else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: log]) }
             return port
+        }
+
+        /// Runs `body` (which starts processes and waits for them) on a Dispatch thread, leaving
+        /// Swift's cooperative pool (two threads on a 2-core machine) to the tests running
+        /// meanwhile: blocking it starves their readers into timeouts.
+        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { done in
+                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
+            }
         }
 
         func stop() {

@@ -42,6 +42,28 @@
         return read == 0 && ferror(file) != 0 ? Int(CCURL_READFUNC_ABORT) : read
     }
 
+    /// Fills libcurl's buffer from a streamed body: what is ready, or a pause until more is.
+    let curlReadStream: ccurl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return Int(CCURL_READFUNC_ABORT) }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        guard let reader = transfer.bodyReader else { return Int(CCURL_READFUNC_ABORT) }
+        do {
+            switch try reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
+            case .bytes(let read):
+                return read
+            case .wait:
+                // Waiting for our own producer is not the server being idle.
+                transfer.pausedForReader = true
+                return Int(CCURL_READFUNC_PAUSE)
+            case .end:
+                return 0
+            }
+        } catch {
+            transfer.failure = .transport(underlying: error, context: transfer.context)
+            return Int(CCURL_READFUNC_ABORT)
+        }
+    }
+
     extension CurlTransfer {
         /// Forgets the previous hop's response.
         func resetResponse() {

@@ -68,6 +68,12 @@
             if sendsBody, request.value(forHTTPHeaderField: "Content-Type") == nil {
                 lines.append("Content-Type:")
             }
+            // A streamed body of unknown length goes chunked on HTTP/1.1 (libcurl sends HTTP/2
+            // DATA frames instead), and without `Expect: 100-continue`: no size to weigh.
+            if let stream = original.bodyStream, sendsBody, stream.length == nil {
+                lines.append("Transfer-Encoding: chunked")
+                if request.value(forHTTPHeaderField: "Expect") == nil { lines.append("Expect:") }
+            }
             for line in lines {
                 guard let appended = ccurl_slist_append(list, line) else { throw URLError(.unknown) }
                 list = appended
@@ -103,6 +109,7 @@
         private func configureMethodAndBody() throws -> (sendsBody: Bool, size: Int64?) {
             let method = request.httpMethod ?? "GET"
             let hasFile = original.bodyFileURL != nil && method != "GET" && method != "HEAD"
+            let hasStream = original.bodyStream != nil && method != "GET" && method != "HEAD"
             let body = request.httpBody ?? Data()
             switch method {
             case "GET" where !hasFile && body.isEmpty:
@@ -112,10 +119,13 @@
             default:
                 // POST, PUT and PATCH define a body: without one they send `Content-Length: 0`
                 // (RFC 9110 §8.6; strict servers answer 411 otherwise). Other methods send none.
-                if hasFile || !body.isEmpty || Self.methodsWithContent.contains(method) {
+                if hasFile || hasStream || !body.isEmpty || Self.methodsWithContent.contains(method) {
                     // A body goes as a POST's, under the request's own method.
                     try set(CCURLOPT_POST, 1)
                     if method != "POST" { try set(CCURLOPT_CUSTOMREQUEST, string: method) }
+                    if hasStream, let stream = original.bodyStream {
+                        return (true, try configureBody(stream))
+                    }
                     return (true, try configureBody(body, fromFile: hasFile ? original.bodyFileURL : nil))
                 } else {
                     try set(CCURLOPT_CUSTOMREQUEST, string: method)
@@ -150,6 +160,26 @@
                 ccurl_easy_setopt_offset(handle, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), Int64(body.count)))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_POSTFIELDS), copy.baseAddress))
             return Int64(body.count)
+        }
+
+        /// A body read from a ``BodyStream`` as libcurl sends it: with its length, or chunked.
+        private func configureBody(_ stream: BodyStream) throws -> Int64? {
+            // A retry, a second try or a 307 needs the body again: only a replayable one has it.
+            guard let pieces = stream.makePieces() else {
+                throw APIError.transport(underlying: BodyStreamConsumed(), context: .init(request: request))
+            }
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            bodyReader = BodyStreamReader(
+                pieces: pieces, length: stream.length, bufferSize: stream.bufferSize
+            ) {
+                [weak self, weak loop] in
+                if let self { loop?.submit(.resume(self)) }
+            }
+            try check(
+                ccurl_easy_setopt_offset(handle, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), stream.length ?? -1))
+            try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_READFUNCTION), curlReadStream))
+            try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_READDATA), context))
+            return stream.length
         }
 
         private func set(_ option: Int, _ value: Int) throws {

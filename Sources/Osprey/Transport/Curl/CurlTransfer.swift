@@ -36,6 +36,8 @@
         var headerList: OpaquePointer?
         var requestBody: UnsafeMutableRawBufferPointer?
         var bodyFile: UnsafeMutablePointer<FILE>?
+        /// Reads a streamed body ahead of libcurl.
+        var bodyReader: BodyStreamReader?
 
         // The response of the current hop.
         var headReader = ResponseHeadReader()
@@ -342,6 +344,8 @@
             requestBody = nil
             if let bodyFile { fclose(bodyFile) }
             bodyFile = nil
+            bodyReader?.cancel()
+            bodyReader = nil
         }
     }
 #endif

@@ -1,0 +1,61 @@
+import Foundation
+import Osprey
+
+/// A piece of the assistant's answer, as each event's data carries it: `{"text": "Osp"}`.
+struct Token: Codable, Sendable, Equatable {
+    var text: String
+}
+
+/// Who is typing in a room, as the presence feed reports it.
+struct Presence: Codable, Sendable, Equatable {
+    var typing: [String]
+}
+
+/// The chat service's API: answers streamed as server-sent events, and a presence feed that
+/// reconnects.
+final class ChatAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
+    // @unchecked: `baseURL` never changes; the rest is AbstractAPI's, which locks its state.
+
+    /// Where the service is.
+    let baseURL: String
+
+    /// A client of the service at `baseURL`.
+    init(baseURL: String) {
+        self.baseURL = baseURL
+        super.init(responseParser: JSONParser())
+    }
+
+    /// The assistant's answer to `prompt`, as it is written: one `token` event per piece of
+    /// text, then a `done` event. A prompt is not sent twice, so this is a plain stream rather
+    /// than a reconnecting source.
+    func answer(to prompt: String) -> ResponseStream {
+        stream(route: post(endpoint: "/chat"), parameters: JSONParameters(["prompt": prompt]))
+    }
+
+    /// The presence feed of `room`: reconnects when the connection drops, resuming after the
+    /// last event seen, until the server ends it with a `204`.
+    func presence(in room: Int) -> DecodedEvents<Presence> {
+        events(route: get(endpoint: "/rooms/\(room)/presence")).values(of: Presence.self)
+    }
+}
+
+extension ResponseStream {
+    /// The answer's tokens, as they arrive; ends at the `done` event.
+    var tokens: AsyncThrowingStream<Token, any Error> {
+        let events = self.events
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events {
+                        if event.event == "done" { break }
+                        continuation.yield(try event.decode(Token.self))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Writes a ``BodyStream`` to a private temporary file, for a transport that can only upload a
+/// body it can read again from the start (URLSession): memory stays bounded, and the request
+/// goes out with a `Content-Length` once the whole body is on disk.
+enum BodyStreamSpool {
+    /// The file holding the body's bytes; the caller removes it.
+    /// - Throws: What stopped the sequence, a length it did not keep, ``BodyStreamConsumed``, or
+    ///   a file error.
+    static func write(_ stream: BodyStream) async throws -> URL {
+        guard let pieces = stream.makePieces() else { throw BodyStreamConsumed() }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "osprey-body-\(UUID().uuidString)")
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            open(path!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            var written: Int64 = 0
+            for try await piece in pieces {
+                try handle.write(contentsOf: piece)
+                written += Int64(piece.count)
+            }
+            try handle.close()
+            if let length = stream.length, written != length {
+                throw BodyStreamLengthMismatch(declared: length, produced: written)
+            }
+            return url
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+}
