@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Runs `osprey-bench --only network` against nginx instead of the in-process loopback server:
+# Runs `osprey-bench --only network` (or the workload named by `--only`) against nginx instead of
+# the in-process loopback server:
 #
 #   Scripts/bench-nginx.sh [extra osprey-bench arguments]
+#   Scripts/bench-nginx.sh --only stream
 #
 # Installs nginx from Debian's packages when it is missing (needs root and apt-get), serves the
-# benchmark's two bodies (/small, a JSON object; /large, 1 MiB) from a temporary folder on a free
-# loopback port with keep-alive, runs the release benchmark against it, and stops nginx and
-# removes the folder afterwards, whatever happens.
+# benchmark's bodies (/small, a JSON object; /large, 1 MiB; for `--only stream`, /huge, 1 GiB, and
+# /events, 64 MiB of small server-sent events) from a temporary folder on a free loopback port
+# with keep-alive, runs the release benchmark against it, and stops nginx and removes the folder
+# afterwards, whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +40,27 @@ chmod 755 "$folder" "$folder/www"
 # The same bodies as the loopback server's in NetworkWorkloads.swift.
 printf '%s' '{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}' > "$folder/www/small"
 head -c 1048576 /dev/zero | tr '\0' 'a' > "$folder/www/large"
+only=network
+if [[ " $* " == *" --only "* ]]; then only=; fi
+if [[ " $* " == *" --only stream "* ]]; then
+    # The same bodies as StreamWorkload's loopback server: DownloadWorkload.chunk's pattern, and
+    # `data: N` events.
+    python3 - "$folder/www" <<'PY'
+import sys
+chunk = bytes(((i * 31 + (i >> 8)) & 0xFF) for i in range(1 << 20))
+with open(sys.argv[1] + "/huge", "wb") as out:
+    for _ in range(1024):
+        out.write(chunk)
+with open(sys.argv[1] + "/events", "wb") as out:
+    size, number, pieces = 0, 0, []
+    while size < 64 << 20:
+        piece = b"data: %d\n\n" % number
+        pieces.append(piece)
+        size += len(piece)
+        number += 1
+    out.write(b"".join(pieces))
+PY
+fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 cat > "$folder/nginx.conf" <<CONF
@@ -60,6 +84,8 @@ http {
         root $folder/www;
         location = /small { default_type application/json; }
         location = /large { default_type application/octet-stream; }
+        location = /huge { default_type application/octet-stream; }
+        location = /events { default_type text/event-stream; }
     }
 }
 CONF
@@ -80,4 +106,4 @@ for _ in $(seq 1 200); do
 done
 echo "bench-nginx: nginx $("$nginx_binary" -v 2>&1 | sed 's/.*\///') at http://127.0.0.1:$port" >&2
 
-swift run -c release -Xswiftc -warnings-as-errors osprey-bench --only network --server "http://127.0.0.1:$port" "$@"
+swift run -c release -Xswiftc -warnings-as-errors osprey-bench ${only:+--only $only} --server "http://127.0.0.1:$port" "$@"

@@ -16,6 +16,15 @@ if let index = CommandLine.arguments.firstIndex(of: "--download-child"),
             file: URL(fileURLWithPath: arguments[index + 3])))
 }
 
+// A child process of the stream workload: one run, then its time, peak memory and count.
+if let index = CommandLine.arguments.firstIndex(of: "--stream-child"),
+    CommandLine.arguments.count >= index + 3
+{
+    exit(
+        StreamWorkload.runChild(kind: CommandLine.arguments[index + 1], url: CommandLine.arguments[index + 2])
+    )
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let measurement = Measurement(repetitions: quick ? 1 : 7)
 let scale = quick ? 100 : 1
@@ -88,6 +97,23 @@ if only == nil || only == "download" {
     let download = DownloadWorkload(
         bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576, repetitions: quick ? 1 : 3)
     for line in try download.run() {
+        print("  " + line)
+    }
+}
+
+// Each run in a process of its own, for its own peak RSS; 1 GiB and 64 MiB of events against
+// nginx with `Scripts/bench-nginx.sh --only stream`.
+if only == nil || only == "stream" {
+    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
+    }
+    print(
+        "\nStreaming (ResponseStream on the default transport, against \(server?.absoluteString ?? "loopback"))"
+    )
+    let stream = StreamWorkload(
+        bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576, eventBytes: quick ? 1_048_576 : 64 * 1_048_576,
+        repetitions: quick ? 1 : 3, server: server)
+    for line in try stream.run() {
         print("  " + line)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// at most ``capacity`` bytes wait (beyond that the producer is told to stop until the reader has
 /// taken half), one reader at a time, in order.
 final class StreamBuffer: Sendable {
-    private struct State {
+    fileprivate struct State {
         var head: ResponseHead?
         var pieces: [Data] = []
         var firstPiece = 0
@@ -127,13 +127,7 @@ final class StreamBuffer: Sendable {
             let (ready, resume) = state.withLock {
                 state -> (Result<Data?, any Error>?, (@Sendable () -> Void)?) in
                 if state.firstPiece < state.pieces.count {
-                    let piece = state.pieces[state.firstPiece]
-                    state.firstPiece += 1
-                    state.bufferedBytes -= piece.count
-                    if state.firstPiece == state.pieces.count {
-                        state.pieces.removeAll(keepingCapacity: true)
-                        state.firstPiece = 0
-                    }
+                    let piece = state.takeFirstPiece()
                     // Half the room free again: the producer may go on.
                     guard state.bufferedBytes <= capacity / 2, let resume = state.resume else {
                         return (.success(piece), nil)
@@ -156,6 +150,29 @@ final class StreamBuffer: Sendable {
 
     /// How many bytes wait for the reader (tests).
     var waitingBytes: Int { state.withLock { $0.bufferedBytes } }
+
+    /// How many bytes the buffer holds on to, read or not (tests: memory, not bookkeeping).
+    var heldBytes: Int { state.withLock { $0.pieces.reduce(0) { $0 + $1.count } } }
+}
+
+extension StreamBuffer.State {
+    /// Takes the first waiting piece. Its slot lets go of the bytes at once, and the slots
+    /// already read are dropped once they are half the array: a reader that never quite catches
+    /// up (the producer resumes at half the capacity) must not keep every piece it has read.
+    mutating func takeFirstPiece() -> Data {
+        let piece = pieces[firstPiece]
+        pieces[firstPiece] = Data()
+        firstPiece += 1
+        bufferedBytes -= piece.count
+        if firstPiece == pieces.count {
+            pieces.removeAll(keepingCapacity: true)
+            firstPiece = 0
+        } else if firstPiece >= 16, firstPiece * 2 >= pieces.count {
+            pieces.removeFirst(firstPiece)
+            firstPiece = 0
+        }
+        return piece
+    }
 }
 
 /// The stream ended before its head arrived.
