@@ -86,6 +86,8 @@ http {
         location = /large { default_type application/octet-stream; }
         location = /huge { default_type application/octet-stream; }
         location = /events { default_type text/event-stream; }
+        # The connections accepted so far: the benchmark checks that none is opened under load.
+        location = /nginx_status { stub_status; }
     }
 }
 CONF

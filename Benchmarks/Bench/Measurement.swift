@@ -45,6 +45,8 @@ struct Comparison {
     var baselineName: String
     var timings: Measurement.Timings
     var target: Double?
+    /// More to say on the line (CPU per request, connections opened).
+    var note: String?
 
     var ratio: Double { timings.ratio }
 
@@ -57,6 +59,7 @@ struct Comparison {
             basePerOperation, ratio
         )
         if let target { line += String(format: "  (target <= %.2f)", target) }
+        if let note { line += "\n      " + note }
         return line
     }
 }

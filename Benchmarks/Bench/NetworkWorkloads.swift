@@ -49,6 +49,7 @@ struct NetworkWorkloads {
             LoopbackServer.Response(body: Data(repeating: 0x61, count: Self.largeCount))
         }
         let baseURL = server ?? loopback!.baseURL
+        let counters = loopback.map(ServerCounters.init) ?? server.flatMap { ServerCounters(nginx: $0) }
         // "small" and "large" are Osprey on URLSessionTransport (named: Linux's default is curl).
         let api = BenchAPI(baseURL: baseURL.absoluteString, transport: URLSessionTransport())
         // The same client through a transport wrapper, which Osprey cannot tell settles on a queue
@@ -165,16 +166,50 @@ struct NetworkWorkloads {
                     )
                     return []
                 }
+                // Each Osprey block's CPU time and the connections the server accepted meanwhile;
+                // the first block is the warm-up.
+                var blocks: [(cpu: Double, opened: Int?)] = []
+                let counted: () -> Void = {
+                    let accepted = counters?.accepted()
+                    let cpu = ProcessCPU.seconds()
+                    measured()
+                    let spent = ProcessCPU.seconds() - cpu
+                    let opened = accepted.flatMap { before in counters?.accepted().map { $0 - before } }
+                    blocks.append((spent, opened))
+                }
+                let timings = measurement.interleaved(baseline: raw, measured: counted)
+                let measuredBlocks = blocks.dropFirst()
+                let cpuPerRequest =
+                    measuredBlocks.map(\.cpu).sorted()[measuredBlocks.count / 2] / Double(count)
+                let opened = measuredBlocks.compactMap(\.opened)
+                var note = String(
+                    format: "%.0f requests/s, CPU %.0f µs per request (this process)",
+                    Double(count) / timings.measured, cpuPerRequest * 1e6)
+                if !opened.isEmpty {
+                    note +=
+                        ", new connections per block after warm-up: \(opened.map(String.init).joined(separator: " "))"
+                }
                 comparisons.append(
                     Comparison(
                         workload: "GET \(name) x\(count), \(inFlight) in flight",
                         operations: count,
                         baselineName: "raw URLSession",
-                        timings: measurement.interleaved(baseline: raw, measured: measured),
+                        timings: timings,
                         target: Self.target(
-                            curl: name.hasSuffix("CurlTransport"), large: url == largeURL, inFlight: inFlight)
+                            curl: name.hasSuffix("CurlTransport"), large: url == largeURL, inFlight: inFlight),
+                        note: note
                     )
                 )
+                // Connections kept under load: the libcurl transport never closes one to open
+                // another, so all its blocks together (warm-up included, which may not reach
+                // every connection on a short run) open at most one per request in flight.
+                let openedInAll = blocks.compactMap(\.opened).reduce(0, +)
+                if name.hasSuffix("CurlTransport") {
+                    check(
+                        openedInAll <= inFlight,
+                        "GET \(name), \(inFlight) in flight: \(openedInAll) connections opened (blocks: \(blocks.compactMap(\.opened))): some were closed and reopened"
+                    )
+                }
             }
         }
         return comparisons
