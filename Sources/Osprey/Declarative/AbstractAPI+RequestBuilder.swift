@@ -116,7 +116,7 @@ extension RequestBuilder {
         -> T
     {
         if let responseDecoder { return try responseDecoder.decode(T.self, from: exchange.data) }
-        return try parser.getInstance(from: exchange.data, response: exchange.response)
+        return try exchange.decoded(by: parser)
     }
 }
 

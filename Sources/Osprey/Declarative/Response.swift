@@ -47,8 +47,8 @@ public struct Response: Sendable {
     /// The response a transport delivered.
     init(_ exchange: TransportResponse) {
         self.init(
-            request: exchange.request, statusCode: exchange.response.statusCode,
-            headers: HTTPHeaders(exchange.response), body: exchange.data)
+            request: exchange.request, statusCode: exchange.statusCode, headers: exchange.headers,
+            body: exchange.data)
         bodyWentToFile = exchange.bodyWentToSink
     }
 

@@ -79,11 +79,13 @@ extension AbstractAPI {
         _ exchange: TransportResponse,
         decode: (TransportResponse, any ResponseParser) throws -> Value
     ) throws -> Value {
-        let context = APIError.Context(
-            request: exchange.request, response: exchange.response, data: exchange.data)
-        guard validate(exchange.response, data: exchange.data) else {
+        // The context (which needs an `HTTPURLResponse`, made on demand) only for an error.
+        func context() -> APIError.Context {
+            APIError.Context(request: exchange.request, response: exchange.response, data: exchange.data)
+        }
+        guard validate(ResponseHead(exchange), data: exchange.data) else {
             let serverError = responseParser.getError(from: exchange.data, response: exchange.response)
-            throw APIError.unacceptableStatus(context: context, serverError: serverError)
+            throw APIError.unacceptableStatus(context: context(), serverError: serverError)
         }
         do {
             return try decode(exchange, responseParser)
@@ -91,7 +93,7 @@ extension AbstractAPI {
             // Already a stage's error (a download that could not be moved into place, say).
             throw error
         } catch {
-            throw APIError.parsingFailed(underlying: error, context: context)
+            throw APIError.parsingFailed(underlying: error, context: context())
         }
     }
 }

@@ -16,7 +16,7 @@ extension AbstractAPI {
         -> Promise<T>
     {
         perform(route: route, parameters: parameters) { exchange, parser in
-            try parser.getInstance(from: exchange.data, response: exchange.response)
+            try exchange.decoded(by: parser)
         }
     }
 
@@ -31,7 +31,7 @@ extension AbstractAPI {
     {
         perform(route: route, parameters: parameters) { exchange, parser in
             if Self.hasNoBody(exchange) { return nil }
-            return try parser.getInstance(from: exchange.data, response: exchange.response) as T?
+            return try exchange.decoded(by: parser) as T?
         }
     }
 
@@ -87,7 +87,7 @@ extension AbstractAPI {
 
     /// Whether an answer has no body for an optional result: 204, 205 or an empty body.
     static func hasNoBody(_ exchange: TransportResponse) -> Bool {
-        [204, 205].contains(exchange.response.statusCode) || exchange.data.isEmpty
+        [204, 205].contains(exchange.statusCode) || exchange.data.isEmpty
     }
 
     static func text(of exchange: TransportResponse) throws -> String {

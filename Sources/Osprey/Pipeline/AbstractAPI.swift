@@ -81,7 +81,10 @@ open class AbstractAPI: @unchecked Sendable {
 
     /// Decides whether a response is a success; by default, whether its status is in the
     /// configuration's `acceptableStatusCodes`.
-    open func validate(_ response: HTTPURLResponse, data: Data) -> Bool {
+    ///
+    /// It gets the head's status and headers (``ResponseHead/httpResponse`` makes Foundation's
+    /// `HTTPURLResponse` when you need one, at a cost, so the default never does).
+    open func validate(_ response: ResponseHead, data: Data) -> Bool {
         configuration.acceptableStatusCodes.contains(response.statusCode)
     }
 

@@ -204,7 +204,7 @@ final class RequestRun<Value: Sendable>: Sendable {
     private func receive(_ result: Result<TransportResponse, any Error>, for request: URLRequest, number: Int)
     {
         conclude(
-            outcome(of: result, for: request), response: try? result.get().response, for: request,
+            outcome(of: result, for: request), response: try? result.get(), for: request,
             number: number)
     }
 
@@ -227,11 +227,11 @@ final class RequestRun<Value: Sendable>: Sendable {
         api.inlineConclusion.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
         guard case .success = outcome else {
             api.requestQueue.async { [self] in
-                conclude(outcome, response: exchange.response, for: request, number: number)
+                conclude(outcome, response: exchange, for: request, number: number)
             }
             return true
         }
-        finish(request: request, response: exchange.response, outcome)
+        finish(request: request, response: exchange, outcome)
         return true
     }
 
@@ -251,7 +251,7 @@ final class RequestRun<Value: Sendable>: Sendable {
 
     /// Settles with the outcome, or lets the retry policy send the request again.
     private func conclude(
-        _ outcome: Result<Value, APIError>, response: HTTPURLResponse?, for request: URLRequest, number: Int
+        _ outcome: Result<Value, APIError>, response: TransportResponse?, for request: URLRequest, number: Int
     ) {
         if case .failure(let error) = outcome, restartsDownload(after: error) {
             // The partial file could not be continued (and is gone): ask for everything, once.
@@ -310,7 +310,9 @@ final class RequestRun<Value: Sendable>: Sendable {
     // MARK: The end
 
     /// 6. Settle the promise once, tell the monitors, and remove a temporary body file.
-    private func finish(request: URLRequest, response: HTTPURLResponse?, _ outcome: Result<Value, APIError>) {
+    /// `response` is the final one, if any: its `HTTPURLResponse` is made only for monitors.
+    private func finish(request: URLRequest, response: TransportResponse?, _ outcome: Result<Value, APIError>)
+    {
         let attempt = state.withLock { state -> Int? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
@@ -406,19 +408,21 @@ final class RequestRun<Value: Sendable>: Sendable {
     }
 
     /// Tells the monitors, in order with the request's other events.
-    private func notify(_ kind: APIEvent.Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int)
-    {
+    private func notify(
+        _ kind: APIEvent.Kind, request: URLRequest, response: TransportResponse?, attempt: Int
+    ) {
         guard !configuration.monitors.isEmpty else { return }
         events.run { [self] in deliver(kind, request: request, response: response, attempt: attempt) }
     }
 
     /// Tells the monitors now (from the event sequence).
-    private func deliver(_ kind: APIEvent.Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int)
-    {
+    private func deliver(
+        _ kind: APIEvent.Kind, request: URLRequest, response: TransportResponse?, attempt: Int
+    ) {
         let monitors = configuration.monitors
         guard !monitors.isEmpty else { return }
         let event = APIEvent(
-            kind: kind, request: request, response: response, attempt: attempt, elapsed: elapsed,
+            kind: kind, request: request, response: response?.response, attempt: attempt, elapsed: elapsed,
             sensitiveHeaders: configuration.sensitiveHeaders)
         for monitor in monitors { monitor.receive(event) }
     }

@@ -39,6 +39,11 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) { self[name] = value }
     }
 
+    /// Headers from lines in the order received, repeated names kept as separate fields.
+    init(lines: [(name: String, value: String)]) {
+        fields = lines.map { Field(name: $0.name, value: $0.value) }
+    }
+
     /// Headers from a literal, in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         for (name, value) in elements { self[name] = value }
@@ -150,11 +155,16 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
             lowered)
             || lowered.contains("api-key") || lowered.contains("apikey") || lowered.contains("token")
             || lowered.contains("secret")
-            || declared.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+            || declared.contains { same($0, name) }
     }
 
-    private static func same(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.caseInsensitiveCompare(rhs) == .orderedSame
+    /// Whether two field names are the same but for ASCII case (RFC 9110 §5.1: names are
+    /// tokens). Foundation's `caseInsensitiveCompare` goes through NSString and a locale, which
+    /// showed in profiles: headers are looked up many times per request.
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
+        return lhs.utf8.count == rhs.utf8.count
+            && zip(lhs.utf8, rhs.utf8).allSatisfy { folded($0) == folded($1) }
     }
 }
 

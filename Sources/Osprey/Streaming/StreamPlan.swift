@@ -9,13 +9,13 @@ import Foundation
 /// becomes the request's error, as for a plain request.
 final class StreamPlan: ResponseBodyPlan, FlowControlledSink {
     let buffer: StreamBuffer
-    private let accepts: @Sendable (HTTPURLResponse) -> Bool
+    private let accepts: @Sendable (ResponseHead) -> Bool
     private let started = Locked(false)
 
     /// - Parameters:
     ///   - buffer: Where the body goes.
     ///   - accepts: Whether a final response's status is a success (the API's validation).
-    init(buffer: StreamBuffer, accepts: @escaping @Sendable (HTTPURLResponse) -> Bool) {
+    init(buffer: StreamBuffer, accepts: @escaping @Sendable (ResponseHead) -> Bool) {
         self.buffer = buffer
         self.accepts = accepts
     }
@@ -40,9 +40,10 @@ final class StreamPlan: ResponseBodyPlan, FlowControlledSink {
     }
 
     func begin(_ response: HTTPURLResponse, request: URLRequest) throws -> Bool {
-        guard accepts(response) else { return false }
+        let head = ResponseHead(response, request: request)
+        guard accepts(head) else { return false }
         started.withLock { $0 = true }
-        buffer.begin(ResponseHead(response, request: request))
+        buffer.begin(head)
         return true
     }
 
@@ -67,7 +68,7 @@ final class StreamPlan: ResponseBodyPlan, FlowControlledSink {
     /// A transport that kept the body in memory (it ignores sinks): the whole body at once.
     func deliverWhole(_ exchange: TransportResponse) {
         started.withLock { $0 = true }
-        buffer.begin(ResponseHead(exchange.response, request: exchange.request))
+        buffer.begin(ResponseHead(exchange))
         buffer.append(exchange.data)
     }
 }

@@ -75,8 +75,23 @@ public struct TransportRequest: Sendable {
 
 /// The final response of an exchange.
 public struct TransportResponse: Sendable {
-    /// The response.
-    public var response: HTTPURLResponse
+    /// Where the head comes from: a response the transport made, or parts to make one from.
+    var head: HTTPResponseSource
+
+    /// The response as Foundation's type. A transport that gave its parts instead (see
+    /// ``init(url:statusCode:httpVersion:headers:data:request:bodyWentToSink:)``) has it made
+    /// the first time it is read: prefer ``statusCode`` and ``headers`` where they are enough.
+    public var response: HTTPURLResponse {
+        get { head.response }
+        set { head = .made(newValue) }
+    }
+
+    /// The status code.
+    public var statusCode: Int { head.statusCode }
+
+    /// The header fields, case-insensitive.
+    public var headers: HTTPHeaders { head.headers }
+
     /// The body, when it was kept in memory (empty when a ``DownloadSink`` took it).
     public var data: Data
     /// The request that got this response (after redirects).
@@ -86,7 +101,30 @@ public struct TransportResponse: Sendable {
 
     /// Creates a final response, for transports of your own.
     public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {
-        self.response = response
+        head = .made(response)
+        self.data = data
+        self.request = request
+        self.bodyWentToSink = bodyWentToSink
+    }
+
+    /// Creates a final response from the parts of its head, for transports of your own that read
+    /// the head themselves: the `HTTPURLResponse` is made only if someone reads ``response``
+    /// (FoundationNetworking's initialiser is costly).
+    /// - Parameters:
+    ///   - url: The URL that answered.
+    ///   - statusCode: The status code.
+    ///   - httpVersion: The version as in the status line, such as `HTTP/1.1`.
+    ///   - headers: The header fields.
+    ///   - data: The body, when kept in memory.
+    ///   - request: The request that got this response.
+    ///   - bodyWentToSink: Whether the request's ``DownloadSink`` received the body.
+    public init(
+        url: URL, statusCode: Int, httpVersion: String?, headers: HTTPHeaders, data: Data,
+        request: URLRequest,
+        bodyWentToSink: Bool = false
+    ) {
+        head = .parts(
+            LazyHTTPResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headers: headers))
         self.data = data
         self.request = request
         self.bodyWentToSink = bodyWentToSink

@@ -55,7 +55,7 @@ enum RedirectRules {
             // request (and its credentials' scope) back to the first.
             for name in (next.allHTTPHeaderFields ?? [:]).keys
             where HTTPHeaders.isSensitive(name, declared: sensitiveHeaders)
-                || name.caseInsensitiveCompare("Host") == .orderedSame
+                || HTTPHeaders.same(name, "Host")
             {
                 next.setValue(nil, forHTTPHeaderField: name)
             }

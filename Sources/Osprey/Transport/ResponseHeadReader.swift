@@ -71,6 +71,6 @@ package struct ResponseHeadReader {
 
     /// Every value of the field called `name` (any case), line by line.
     package func values(of name: String) -> [String] {
-        lines.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        lines.filter { HTTPHeaders.same($0.name, name) }.map(\.value)
     }
 }

@@ -121,7 +121,7 @@ public final class CookieJar: Sendable {
     /// Stores what a response's header fields set (the joined form `HTTPURLResponse` keeps).
     func store(from response: HTTPURLResponse, url: URL) {
         let joined = response.allHeaderFields.compactMap { name, value -> String? in
-            guard (name as? String)?.caseInsensitiveCompare("Set-Cookie") == .orderedSame else { return nil }
+            guard let name = name as? String, HTTPHeaders.same(name, "Set-Cookie") else { return nil }
             return value as? String
         }
         store(setCookieLines: joined.flatMap(SetCookie.splitJoined), from: url)

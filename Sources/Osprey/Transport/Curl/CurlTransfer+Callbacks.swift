@@ -102,13 +102,14 @@
             guard let statusLine = headReader.status else { return true }
             let (fields, spellings) = headReader.joinedFields()
             guard let url = request.url else { return true }
-            if let jar = settings.cookies {
+            if let jar = settings.cookies, spellings["set-cookie"] != nil {
                 // Every hop's cookies are kept, a redirect's included.
                 let lines = headReader.values(of: "Set-Cookie")
                 if !lines.isEmpty { jar.store(setCookieLines: lines, from: url) }
             }
             head = CurlResponseHead(
-                url: url, statusCode: statusLine.code, version: statusLine.version, fields: fields)
+                url: url, statusCode: statusLine.code, version: statusLine.version,
+                headers: HTTPHeaders(lines: headReader.lines))
             followsThisHop = original.willFollow(
                 statusCode: statusLine.code, hasLocation: spellings["location"] != nil)
             switch original.framingVerdict(

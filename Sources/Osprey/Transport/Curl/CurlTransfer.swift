@@ -269,21 +269,21 @@
             dispose()
         }
 
-        /// Delivers the hop's response and body; the response is made on the delivery queue,
+        /// Delivers the hop's response and body on the delivery queue,
         /// off the loop, unless the loop made it already.
         private func deliver(_ head: CurlResponseHead) {
             let (made, data, request, sinking, resolver) = (madeResponse, data, request, sinking, resolver)
             delivery.async {
-                guard let response = made ?? head.makeResponse() else {
-                    resolver.reject(
-                        APIError.transport(
-                            underlying: URLError(.badServerResponse),
-                            context: .init(request: request, data: data)))
-                    return
-                }
-                resolver.fulfill(
-                    TransportResponse(
-                        response: response, data: data, request: request, bodyWentToSink: sinking))
+                // A response the loop already made is kept; else only the parts go out, and an
+                // `HTTPURLResponse` is made if someone asks for it.
+                let response =
+                    made.map {
+                        TransportResponse(response: $0, data: data, request: request, bodyWentToSink: sinking)
+                    }
+                    ?? TransportResponse(
+                        url: head.url, statusCode: head.statusCode, httpVersion: head.version,
+                        headers: head.headers, data: data, request: request, bodyWentToSink: sinking)
+                resolver.fulfill(response)
             }
             dispose()
         }
