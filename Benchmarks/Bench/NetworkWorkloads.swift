@@ -16,8 +16,9 @@ struct NetworkWorkloads {
     var server: URL?
     /// For profiling (`--side raw|osprey|hop|curl`, with `perf stat`, say): run only that side of
     /// the sequential small workload (`hop`: Osprey parsing on the request queue; `curl`: Osprey
-    /// on CurlTransport), ten times its usual count, and print its time per request. A suffix
-    /// `16` (`curl16`) runs the workload with 16 requests in flight instead.
+    /// on CurlTransport; `curl-large`: 1 MiB bodies on CurlTransport), ten times its usual count,
+    /// and print its time per request. A suffix `16` (`curl16`) runs the workload with 16
+    /// requests in flight instead.
     var side: String?
 
     static let smallBody = Data(#"{"id": 1, "name": "osprey", "tags": ["a", "b", "c"]}"#.utf8)
@@ -155,6 +156,7 @@ struct NetworkWorkloads {
                         switch sideName {
                         case "hop": "small, parsed on the request queue"
                         case "curl": "small, on CurlTransport"
+                        case "curl-large": "large, on CurlTransport"
                         default: "small"
                         }
                     guard name == wanted, inFlight == (side.hasSuffix("16") ? 16 : 1) else { continue }
@@ -162,7 +164,7 @@ struct NetworkWorkloads {
                     for _ in 0..<10 { sideName == "raw" ? raw() : measured() }
                     let perRequest = (DispatchTime.now().uptimeNanoseconds - start) / UInt64(10 * count)
                     print(
-                        "  \(side) alone: GET small x\(10 * count), \(inFlight) in flight: \(perRequest) ns/request"
+                        "  \(side) alone: GET \(name) x\(10 * count), \(inFlight) in flight: \(perRequest) ns/request"
                     )
                     return []
                 }

@@ -72,7 +72,7 @@
             madeResponse = nil
             followsThisHop = false
             bodyLength = nil
-            data = Data()
+            body.reset()
             bodyBytes = 0
             sinking = false
             writer = nil
@@ -126,8 +126,7 @@
                 bodyLength = length
                 // Room for a body held in memory up front; capped, the header is only the server's word.
                 if let length, original.downloadSink == nil {
-                    data.reserveCapacity(
-                        Int(min(length, Int64(original.maximumResponseBytes ?? 8 << 20), 8 << 20)))
+                    body.reserve(Int(min(length, Int64(original.maximumResponseBytes ?? 8 << 20), 8 << 20)))
                 }
             }
             return beginSink()
@@ -204,8 +203,8 @@
                 bodyBytes += Int64(bytes.count)
             } else {
                 bodyBytes += Int64(bytes.count)
-                data.append(contentsOf: bytes)
-                if let limit = original.maximumResponseBytes, data.count > limit {
+                body.append(bytes)
+                if let limit = original.maximumResponseBytes, body.count > limit {
                     failure = .responseTooLarge(limit: limit, context: context)
                     return .stop
                 }

@@ -48,7 +48,10 @@
         /// The head made into a response, once the loop needed it (see ``response``).
         var madeResponse: HTTPURLResponse?
         var bodyLength: Int64?
-        var data = Data()
+        /// The body held in memory (large ones in reusable blocks, see ``BodyBufferPool``).
+        var body = BodyBuffer()
+        /// A copy of the body so far, for an error's context.
+        var data: Data { body.snapshot }
         /// Body bytes of this hop, in memory or written to the download sink.
         var bodyBytes: Int64 = 0
         /// Whether this hop's body goes to the download sink, and whether the sink was begun (and
@@ -94,6 +97,7 @@
         private var disposed = false
 
         deinit {
+            body.reset()
             // Only a transfer that never reached the loop gets here with its handle.
             if !disposed {
                 release()
@@ -272,7 +276,9 @@
         /// Delivers the hop's response and body on the delivery queue,
         /// off the loop, unless the loop made it already.
         private func deliver(_ head: CurlResponseHead) {
-            let (made, data, request, sinking, resolver) = (madeResponse, data, request, sinking, resolver)
+            let (made, data, request, sinking, resolver) = (
+                madeResponse, body.take(), request, sinking, resolver
+            )
             delivery.async {
                 // A response the loop already made is kept; else only the parts go out, and an
                 // `HTTPURLResponse` is made if someone asks for it.
