@@ -102,18 +102,24 @@ struct ResponseStreamTests {
         #expect(await server.waitUntilNoOpenConnections())
     }
 
-    @Test("a slow reader bounds memory: the transfer pauses at the buffer size and ends complete")
-    func slowReader() async throws {
+    /// A server whose `/body` streams `count` pieces of `size` bytes as fast as the client takes them.
+    private static func server(streaming count: Int, piecesOf size: Int) throws -> LoopbackServer {
         let server = try LoopbackServer()
-        defer { server.stop() }
-        let piece = Data(repeating: 0x61, count: 64 * 1024)
-        server.route("/big") { _ in
+        let piece = Data(repeating: 0x61, count: size)
+        server.route("/body") { _ in
             .streaming { body in
-                for _ in 0..<128 { guard body.write(piece) else { return } }  // 8 MiB
+                for _ in 0..<count { guard body.write(piece) else { return } }
             }
         }
+        return server
+    }
+
+    @Test("a slow reader bounds memory: the transfer pauses at the buffer size and ends complete")
+    func slowReader() async throws {
+        let server = try Self.server(streaming: 128, piecesOf: 64 * 1024)  // 8 MiB
+        defer { server.stop() }
         let api = TestAPI(server)
-        let stream = api.stream(route: api.get(endpoint: "/big"), bufferSize: 256 * 1024)
+        let stream = api.stream(route: api.get(endpoint: "/body"), bufferSize: 256 * 1024)
         var total = 0
         var mostWaiting = 0
         var mostHeld = 0
@@ -138,16 +144,10 @@ struct ResponseStreamTests {
     @Test(
         "a reader far behind: libcurl pauses and waits for it; URLSession on Linux fails past the hard limit")
     func readerFarBehind() async throws {
-        let server = try LoopbackServer()
+        let server = try Self.server(streaming: 160, piecesOf: 256 * 1024)  // 40 MiB
         defer { server.stop() }
-        let piece = Data(repeating: 0x62, count: 256 * 1024)
-        server.route("/huge") { _ in
-            .streaming { body in
-                for _ in 0..<160 { guard body.write(piece) else { return } }  // 40 MiB
-            }
-        }
         let api = TestAPI(server)
-        let stream = api.stream(route: api.get(endpoint: "/huge"), bufferSize: 64 * 1024)
+        let stream = api.stream(route: api.get(endpoint: "/body"), bufferSize: 64 * 1024)
         var iterator = stream.makeAsyncIterator()
         var total = try #require(try await iterator.next()).count
         // The reader stops for a while: the transfer must wait for it, not run ahead.
