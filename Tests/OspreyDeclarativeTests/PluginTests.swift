@@ -11,7 +11,23 @@ import Testing
         static let plugin = buildFolder.appendingPathComponent("OspreyMacros-tool")
 
         /// Typechecks `source` with Osprey's modules and plugin; the compiler's output.
-        static func typecheck(_ source: String) throws -> (status: Int32, output: String, file: String) {
+        /// Runs `body`, which starts a process and waits for it, on a Dispatch thread: a test that
+        /// blocks Swift's cooperative pool (two threads on a 2-core machine) for a compiler's
+        /// seconds stalls every other test of the run, and their timeouts fire.
+        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { done in
+                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
+            }
+        }
+
+        static func typecheck(_ source: String) async throws -> (status: Int32, output: String, file: String)
+        {
+            try await offPool { try typecheckBlocking(source) }
+        }
+
+        static func typecheckBlocking(_ source: String) throws -> (
+            status: Int32, output: String, file: String
+        ) {
             let modules = buildFolder.appendingPathComponent("Modules")
             try #require(FileManager.default.fileExists(atPath: plugin.path))
             let file = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -38,9 +54,10 @@ import Testing
 
         /// Compiles `@API protocol P { member }` (the member on line 4), which must fail: the
         /// error line at `column` of line 4, if any, and all the output.
-        static func error(compiling member: String, column: Int) throws -> (line: Substring?, output: String)
-        {
-            let result = try typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
+        static func error(compiling member: String, column: Int) async throws -> (
+            line: Substring?, output: String
+        ) {
+            let result = try await typecheck("import Osprey\n@API\nprotocol P {\n\(member)\n}\n")
             #expect(result.status != 0)
             let line = result.output.split(separator: "\n").first {
                 $0.hasPrefix("\(result.file):4:\(column): error: ")
@@ -49,8 +66,8 @@ import Testing
         }
 
         @Test("a good declaration typechecks, even beside types named like Osprey's")
-        func good() throws {
-            let result = try Self.typecheck(
+        func good() async throws {
+            let result = try await Self.typecheck(
                 """
                 import Osprey
                 struct Provider {}
@@ -85,8 +102,8 @@ import Testing
                 (#"    @GET("/u") func f() -> Int"#, "unsupported result for 'f'", 28),
                 (#"    var name: String { get }"#, "'var' requirements are not supported", 5),
             ])
-        func diagnostics(member: String, message: String, column: Int) throws {
-            let (line, output) = try Self.error(compiling: member, column: column)
+        func diagnostics(member: String, message: String, column: Int) async throws {
+            let (line, output) = try await Self.error(compiling: member, column: column)
             #expect(line?.contains(message) == true, "\(output)")
             #expect(line?.hasSuffix("(from macro 'API')") == true, "\(output)")
         }
@@ -104,8 +121,8 @@ import Testing
                 ),
                 (#"    @HTTP("/u") func f() async throws"#, 5, "@HTTP needs its method as a string literal"),
             ])
-        func attributeArguments(member: String, column: Int, message: String) throws {
-            let (line, output) = try Self.error(compiling: member, column: column)
+        func attributeArguments(member: String, column: Int, message: String) async throws {
+            let (line, output) = try await Self.error(compiling: member, column: column)
             #expect(line?.contains(message) == true, "\(output)")
         }
 
@@ -118,8 +135,8 @@ import Testing
         }
 
         @Test("a result that can never be decoded is one error at its place, with no notes about request(_:)")
-        func undecodableResult() throws {
-            let (line, output) = try Self.error(
+        func undecodableResult() async throws {
+            let (line, output) = try await Self.error(
                 compiling: #"    @GET("/x") func f() async throws -> [String: Any]"#, column: 50)
             #expect(line?.contains("'f' cannot return [String: Any]") == true, "\(output)")
             #expect(line?.contains("declare a Decodable & Sendable type for the body") == true, "\(output)")
@@ -130,8 +147,8 @@ import Testing
         @Test(
             "a model that is not Sendable, or not Decodable, is one error per requirement, on a line naming it"
         )
-        func modelsThatCannotBeResults() throws {
-            let result = try Self.typecheck(
+        func modelsThatCannotBeResults() async throws {
+            let result = try await Self.typecheck(
                 """
                 import Osprey
                 public class Model: Decodable {}
@@ -161,8 +178,8 @@ import Testing
         }
 
         @Test("refining a protocol is one error at its name in the inheritance clause")
-        func refinement() throws {
-            let result = try Self.typecheck(
+        func refinement() async throws {
+            let result = try await Self.typecheck(
                 """
                 import Osprey
                 protocol BaseUsers { func base() async throws }
@@ -180,8 +197,8 @@ import Testing
         }
 
         @Test("a fix-it reaches the compiler as a note with its replacement")
-        func fixIt() throws {
-            let result = try Self.typecheck(
+        func fixIt() async throws {
+            let result = try await Self.typecheck(
                 "import Osprey\n@API\nprotocol P {\n    @GET(\"/u/:id\") func f() async throws\n}\n")
             #expect(result.output.contains(":4:14: note: add the parameter 'id'"), "\(result.output)")
             // The fix-it's text, shown under the place it would be inserted.

@@ -80,8 +80,12 @@ enum URLRequestFactory {
                 reason: "\(Redaction.url(text).debugDescription) is not a valid absolute URL")
         }
         guard scheme == "http" || scheme == "https" else {
+            let hint =
+                scheme.hasSuffix("+unix")
+                ? ": for a Unix domain socket, name a host in CurlTransport(unixSockets:) and use an http URL to it"
+                : ""
             throw APIError.invalidRequest(
-                reason: "URL scheme \(scheme.debugDescription) is not http or https")
+                reason: "URL scheme \(scheme.debugDescription) is not http or https" + hint)
         }
         if let baseURL {
             guard let base = parsedBaseURL(baseURL), base.host != nil else {

@@ -80,6 +80,7 @@ public final class LoopbackServer: Sendable {
             throw error
         }
         port = listener.port
+        unixSocketPath = nil
         core = ServerCore(
             configuration: configuration,
             port: listener.port,
@@ -90,17 +91,44 @@ public final class LoopbackServer: Sendable {
         core.startAccepting()
     }
 
+    /// Starts listening on a Unix domain socket at `path` (which must not exist yet; it is
+    /// removed when the server stops), for clients that reach a local daemon that way. ``port``
+    /// is 0, and ``baseURL`` names `localhost`: requests still carry an http URL, which the
+    /// client maps to the socket.
+    /// - Throws: a socket error if the socket cannot be made.
+    public init(unixSocketPath path: String, configuration: Configuration = Configuration()) throws {
+        let listener = try Socket.listenOnUnixSocket(path: path)
+        let wake: (read: Int32, write: Int32)
+        do {
+            wake = try Socket.makeWakePipe()
+        } catch {
+            close(listener)
+            unlink(path)
+            throw error
+        }
+        port = 0
+        unixSocketPath = path
+        core = ServerCore(
+            configuration: configuration, port: 0, listenerFD: listener, wakeReadFD: wake.read,
+            wakeWriteFD: wake.write)
+        core.startAccepting()
+    }
+
+    /// The Unix domain socket the server listens on, if it listens on one.
+    public let unixSocketPath: String?
+
     deinit {
-        core.stop()
+        stop()
     }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { baseURL(host: "127.0.0.1") }
 
     /// The base URL under another name for this machine, such as `localhost`: a different origin
-    /// for cross-origin tests that still reaches this server.
+    /// for cross-origin tests that still reaches this server. Without a port for a server on a
+    /// Unix domain socket (`http://docker`, say, which the client maps to the socket).
     public func baseURL(host: String) -> URL {
-        URL(string: "http://\(host):\(port)")!
+        URL(string: unixSocketPath == nil ? "http://\(host):\(port)" : "http://\(host)")!
     }
 
     /// The base URL followed by `pathAndQuery` verbatim (it should start with `/`).
@@ -213,6 +241,7 @@ public final class LoopbackServer: Sendable {
     /// the server's threads to finish and closes its descriptors. Calling it again does nothing.
     public func stop() {
         core.stop()
+        if let unixSocketPath { unlink(unixSocketPath) }
     }
 }
 

@@ -57,6 +57,39 @@ enum Socket {
         }
     }
 
+    /// Opens a listening Unix domain socket at `path` (which must not exist yet).
+    static func listenOnUnixSocket(path: String, backlog: Int32 = 256) throws -> Int32 {
+        #if canImport(Darwin)
+            let fd = socket(AF_UNIX, streamType, 0)
+        #else
+            let fd = socket(AF_UNIX, streamType, 0)
+        #endif
+        guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
+        do {
+            try prepare(fd)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            let room = MemoryLayout.size(ofValue: address.sun_path)
+            guard bytes.count < room else { throw Failure(call: "bind", code: ENAMETOOLONG) }
+            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+                buffer.copyBytes(from: bytes)
+                buffer[bytes.count] = 0
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard bound == 0 else { throw Failure(call: "bind", code: errno) }
+            guard listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
+            return fd
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
     /// Connects to 127.0.0.1:`port` (blocking connect, then switched to non-blocking mode).
     static func connectToLoopback(port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, streamType, 0)

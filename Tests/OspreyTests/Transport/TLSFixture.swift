@@ -43,13 +43,52 @@
             }
         }
 
+        /// How a test server's TLS differs from the plain one.
+        enum ServerMode: String {
+            case plain
+            /// Asks for a client certificate signed by the fixture's CA, and refuses a client without one.
+            case clientCertificateRequired = "mtls"
+            /// Speaks TLS 1.2 at most.
+            case tls12Only = "tls12"
+        }
+
+        /// A client certificate and key signed by the fixture's CA (`client.pem`, `client.key`).
+        func makeClientCertificate() throws -> (certificate: URL, key: URL) {
+            try run(
+                "openssl",
+                [
+                    "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client.key", "-out", "client.csr",
+                    "-subj", "/CN=osprey-client",
+                ])
+            try run(
+                "openssl",
+                [
+                    "x509", "-req", "-in", "client.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                    "-CAcreateserial",
+                    "-out", "client.pem", "-days", "2",
+                ])
+            return (folder.appendingPathComponent("client.pem"), folder.appendingPathComponent("client.key"))
+        }
+
+        /// The pin of `server.pem`'s key: base64 of the SHA-256 of its SubjectPublicKeyInfo, made
+        /// the way the documentation says (openssl), for comparison with what libcurl checks.
+        func serverKeyPin() throws -> String {
+            try run("openssl", ["x509", "-in", "server.pem", "-pubkey", "-noout", "-out", "server.pub"])
+            try run(
+                "openssl", ["pkey", "-pubin", "-in", "server.pub", "-outform", "der", "-out", "server.der"])
+            try run("openssl", ["dgst", "-sha256", "-binary", "-out", "server.pin", "server.der"])
+            return try Data(contentsOf: folder.appendingPathComponent("server.pin")).base64EncodedString()
+        }
+
         /// Starts an HTTPS server on a free port with the certificate `name` (`server.pem` or
         /// `expired.pem`); `/redirect` answers 302 to `redirect`, anything else echoes the path
         /// and the Authorization header as JSON. Returns the port.
-        func startServer(certificate name: String, redirect: String = "/") throws -> Int {
+        func startServer(certificate name: String, redirect: String = "/", mode: ServerMode = .plain) throws
+            -> Int
+        {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "server.py", name, "server.key", redirect]
+            process.arguments = ["python3", "server.py", name, "server.key", redirect, mode.rawValue]
             process.currentDirectoryURL = folder
             let output = Pipe()
             process.standardOutput = output
@@ -166,7 +205,7 @@
             let script = """
                 import http.server, json, ssl, sys
 
-                certificate, key, location = sys.argv[1], sys.argv[2], sys.argv[3]
+                certificate, key, location, mode = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
                 class Handler(http.server.BaseHTTPRequestHandler):
                     protocol_version = "HTTP/1.1"
@@ -192,6 +231,11 @@
                 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 context.load_cert_chain(certificate, key)
+                if mode == "mtls":
+                    context.verify_mode = ssl.CERT_REQUIRED
+                    context.load_verify_locations("ca.pem")
+                elif mode == "tls12":
+                    context.maximum_version = ssl.TLSVersion.TLSv1_2
                 server.socket = context.wrap_socket(server.socket, server_side=True)
                 print(server.server_address[1], flush=True)
                 server.serve_forever()

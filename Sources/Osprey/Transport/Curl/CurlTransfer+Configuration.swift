@@ -30,8 +30,18 @@
             if let trustedCertificates = settings.trustedCertificates {
                 try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
             }
+            try configureTLS(settings.tls)
             // Set even when empty: "" means no proxy, where libcurl would read the environment.
-            try set(CCURLOPT_PROXY, string: request.url.flatMap(settings.proxies.proxy(for:)) ?? "")
+            // A host mapped to a Unix domain socket is reached through it, never a proxy.
+            let socket = request.url?.host.flatMap { settings.unixSockets[$0.lowercased()] }
+            if let socket { try set(CCURLOPT_UNIX_SOCKET_PATH, string: socket) }
+            let proxy = socket == nil ? request.url.flatMap(settings.proxies.proxy(for:)) : nil
+            try set(CCURLOPT_PROXY, string: proxy?.url.absoluteString ?? "")
+            // Apart from the address, so that libcurl's messages about the proxy cannot show them.
+            if let username = proxy?.username {
+                try set(CCURLOPT_PROXYUSERNAME, string: username)
+                try set(CCURLOPT_PROXYPASSWORD, string: proxy?.password ?? "")
+            }
             if let noProxy = settings.proxies.noProxy { try set(CCURLOPT_NOPROXY, string: noProxy) }
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_PRIVATE), context))
             loop?.prepare(handle)
@@ -180,6 +190,18 @@
             try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_READFUNCTION), curlReadStream))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_READDATA), context))
             return stream.length
+        }
+
+        /// The client certificate, the pinned keys and the oldest version (CURL_SSLVERSION_TLSv1_2
+        /// is 6, TLSv1_3 7).
+        private func configureTLS(_ tls: TLSOptions) throws {
+            try set(CCURLOPT_SSLVERSION, tls.minimumVersion == .tls13 ? 7 : 6)
+            if let certificate = tls.clientCertificate {
+                try set(CCURLOPT_SSLCERT, string: certificate.path)
+                try set(CCURLOPT_SSLKEY, string: (tls.clientKey ?? certificate).path)
+                if let password = tls.clientKeyPassword { try set(CCURLOPT_KEYPASSWD, string: password) }
+            }
+            if let pins = tls.curlPins { try set(CCURLOPT_PINNEDPUBLICKEY, string: pins) }
         }
 
         private func set(_ option: Int, _ value: Int) throws {

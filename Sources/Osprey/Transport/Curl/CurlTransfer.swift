@@ -27,6 +27,10 @@
             var proxies = ProxySettings()
             /// See ``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:)``.
             var cookies: CookieJar?
+            /// Host names (lower case) whose requests go to a Unix domain socket, by socket path.
+            var unixSockets: [String: String] = [:]
+            /// Client certificate, pins, minimum version.
+            var tls = TLSOptions()
         }
 
         private(set) var request: URLRequest
@@ -329,12 +333,15 @@
                 case 6: .cannotFindHost  // CURLE_COULDNT_RESOLVE_HOST
                 case 7: .cannotConnectToHost  // CURLE_COULDNT_CONNECT
                 case 28: .timedOut  // CURLE_OPERATION_TIMEDOUT
-                case 35, 58, 59, 60, 77, 80, 83, 90, 91: .secureConnectionFailed  // TLS
+                case 35, 58, 59, 60, 77, 80, 83, 90, 91: .secureConnectionFailed  // TLS, 90: pin
                 case 52: .zeroByteResource  // CURLE_GOT_NOTHING
                 case 18, 55, 56: .networkConnectionLost  // partial file, send, receive errors
                 default: .badServerResponse
                 }
-            let details = String(cString: errorBuffer)
+            // CURLE_SSL_PINNEDPUBKEYNOTMATCH: said plainly, whatever libcurl's buffer holds.
+            let details =
+                code == 90
+                ? "the server's public key matches none of the pinned keys" : String(cString: errorBuffer)
             let description =
                 "libcurl: \(CurlLibrary.describe(code)) (\(code))" + (details.isEmpty ? "" : ": \(details)")
             return .transport(

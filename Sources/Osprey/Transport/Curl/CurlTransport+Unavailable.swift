@@ -11,9 +11,13 @@
         ///   - trustedCertificates: Ignored here.
         ///   - maximumConnectionsPerHost: Ignored here.
         ///   - cookies: Ignored here.
+        ///   - proxy: Ignored here.
+        ///   - unixSockets: Ignored here.
+        ///   - tls: Ignored here.
         public init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
-            cookies: CookieJar? = CookieJar()
+            cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],
+            tls: TLSOptions = TLSOptions()
         ) {
             return nil
         }

@@ -15,7 +15,8 @@
     /// HTTP/1 connection that receives bytes nobody asked for is retired before reuse. TLS uses
     /// the system's trust store, plus a CA file of your own; HTTP/2 is used over TLS when the
     /// library and the server support it. Proxies come from the environment (`http_proxy`,
-    /// `https_proxy`, `all_proxy`, `no_proxy`), as for `URLSession` on Linux.
+    /// `https_proxy`, `all_proxy`, `no_proxy`), as for `URLSession` on Linux, or from an
+    /// ``HTTPProxy`` given in code, with credentials sent to the proxy only.
     ///
     /// On Apple platforms libcurl is not used: the initialiser returns nil and
     /// ``unavailableReason`` says why.
@@ -36,28 +37,51 @@
         ///     at most (URLSession's default is 6); more requests wait for one to be free.
         ///   - cookies: Where the transport keeps cookies (RFC 6265): a jar of its own in memory
         ///     by default; nil for none.
+        ///   - proxy: The proxy for every request (with its credentials and the hosts it
+        ///     bypasses); nil for the environment's (`http_proxy`, `https_proxy`, `all_proxy`,
+        ///     `no_proxy`, credentials in the URL included).
+        ///   - unixSockets: Host names whose requests go to a Unix domain socket instead of the
+        ///     network, by socket path: `["docker": "/var/run/docker.sock"]` sends
+        ///     `http://docker/v1.43/containers/json` to the Docker engine. Never through a proxy.
+        ///   - tls: A client certificate for mutual TLS, pinned server keys, the oldest TLS
+        ///     version (1.2 by default).
         public convenience init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
-            cookies: CookieJar? = CookieJar()
+            cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],
+            tls: TLSOptions = TLSOptions()
         ) {
             self.init(
                 trustedCertificates: trustedCertificates,
                 maximumConnectionsPerHost: maximumConnectionsPerHost, cookies: cookies,
-                environment: ProcessInfo.processInfo.environment)
+                proxies: proxy.map(ProxySettings.init)
+                    ?? ProxySettings(environment: ProcessInfo.processInfo.environment),
+                unixSockets: unixSockets, tls: tls)
         }
 
         /// A transport whose proxies come from `environment` instead of the process's (tests).
-        package init?(
+        package convenience init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
             cookies: CookieJar? = CookieJar(), environment: [String: String]
+        ) {
+            self.init(
+                trustedCertificates: trustedCertificates,
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
+                cookies: cookies, proxies: ProxySettings(environment: environment))
+        }
+
+        private init?(
+            trustedCertificates: URL?, maximumConnectionsPerHost: Int, cookies: CookieJar?,
+            proxies: ProxySettings, unixSockets: [String: String] = [:], tls: TLSOptions = TLSOptions()
         ) {
             guard let loop = CurlLoop(maximumConnectionsPerHost: maximumConnectionsPerHost) else {
                 return nil
             }
             self.loop = loop
             settings = CurlTransfer.Settings(
-                trustedCertificates: trustedCertificates, proxies: ProxySettings(environment: environment),
-                cookies: cookies)
+                trustedCertificates: trustedCertificates, proxies: proxies, cookies: cookies,
+                unixSockets: Dictionary(unixSockets.map { ($0.key.lowercased(), $0.value) }) { _, last in last
+                },
+                tls: tls)
         }
 
         /// How many idle pooled connections were retired because bytes arrived on them (tests).
