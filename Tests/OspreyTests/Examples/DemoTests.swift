@@ -6,8 +6,8 @@ import Testing
 @Suite("The demo")
 struct DemoTests {
     @Test("osprey-demo runs every step, each behaves, and it exits 0")
-    func demo() throws {
-        let (status, output) = try run(productNamed: "osprey-demo")
+    func demo() async throws {
+        let (status, output) = try await offPool { try run(productNamed: "osprey-demo") }
         #expect(status == 0, "\(output)")
         let steps = [
             "The README's chain", "An envelope unwrapped", "A typed error body", "A form login",

@@ -7,14 +7,6 @@ import Testing
     /// which sit in the `Modules` folder beside the test bundle.
     @Suite("Typed requests are checked at compile time")
     struct TypedRequestCompileTests {
-        /// Runs `body`, which starts a process and waits for it, on a Dispatch thread: a test that
-        /// blocks Swift's cooperative pool (two threads on a 2-core machine) for a compiler's
-        /// seconds stalls every other test of the run, and their timeouts fire.
-        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { done in
-                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-            }
-        }
 
         static func typecheck(_ body: String) async throws -> (status: Int32, output: String) {
             try await offPool { try typecheckBlocking(body) }

@@ -45,9 +45,9 @@
 
         @Test("a pinned key lets the server in; a wrong one fails saying the pin did not match")
         func pinning() async throws {
-            let fixture = try await TLSFixture.offPool { try TLSFixture() }
+            let fixture = try await offPool { try TLSFixture() }
             defer { fixture.stop() }
-            let port = try await TLSFixture.offPool { try fixture.startServer(certificate: "server.pem") }
+            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
             let pin = try fixture.serverKeyPin()
             let wrong = Data(repeating: 7, count: 32).base64EncodedString()
             let pinned = try await fetch(
@@ -63,12 +63,12 @@
             "a server that asks for a client certificate gets the one configured, and refuses a client without"
         )
         func mutualTLS() async throws {
-            let fixture = try await TLSFixture.offPool { try TLSFixture() }
+            let fixture = try await offPool { try TLSFixture() }
             defer { fixture.stop() }
-            let port = try await TLSFixture.offPool {
+            let port = try await offPool {
                 try fixture.startServer(certificate: "server.pem", mode: .clientCertificateRequired)
             }
-            let client = try await TLSFixture.offPool { try fixture.makeClientCertificate() }
+            let client = try await offPool { try fixture.makeClientCertificate() }
             let withCertificate = try await fetch(
                 fixture, port: port,
                 tls: TLSOptions(clientCertificate: client.certificate, clientKey: client.key))
@@ -79,9 +79,9 @@
 
         @Test("TLS 1.3 as the minimum refuses a server that stops at 1.2; the default accepts it")
         func minimumVersion() async throws {
-            let fixture = try await TLSFixture.offPool { try TLSFixture() }
+            let fixture = try await offPool { try TLSFixture() }
             defer { fixture.stop() }
-            let port = try await TLSFixture.offPool {
+            let port = try await offPool {
                 try fixture.startServer(certificate: "server.pem", mode: .tls12Only)
             }
             let accepted = try await fetch(fixture, port: port, tls: TLSOptions())

@@ -168,15 +168,6 @@
             return port
         }
 
-        /// Runs `body` (which starts processes and waits for them) on a Dispatch thread, leaving
-        /// Swift's cooperative pool (two threads on a 2-core machine) to the tests running
-        /// meanwhile: blocking it starves their readers into timeouts.
-        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { done in
-                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-            }
-        }
-
         func stop() {
             for server in servers where server.isRunning {
                 // SIGKILL: the child may have inherited a signal mask that blocks SIGTERM.
