@@ -2,6 +2,8 @@
 
 #include "CCurl.h"
 
+#include <string.h>
+
 #if defined(__linux__)
 
 #include "CCurlLibrary.h"
@@ -161,6 +163,29 @@ int ccurl_easy_active_socket(ccurl_easy *easy) {
     return socket;
 }
 
+int ccurl_easy_metrics(ccurl_easy *easy, ccurl_metrics *metrics) {
+    memset(metrics, 0, sizeof *metrics);
+    if (ccurl_load() != 0) return -1;
+    // CURLINFO_OFF_T (0x600000) and CURLINFO_LONG (0x200000) values, as in curl.h.
+    int failed = 0;
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 51, &metrics->name_lookup);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 52, &metrics->connect);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 56, &metrics->tls);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 54, &metrics->first_byte);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 50, &metrics->total);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 7, &metrics->body_sent);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x600000 + 8, &metrics->body_received);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x200000 + 12, &metrics->head_sent);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x200000 + 11, &metrics->head_received);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x200000 + 26, &metrics->new_connections);
+    failed |= ccurl_lib.easy_getinfo(easy, 0x200000 + 46, &metrics->http_version);
+    if (failed != 0) {
+        memset(metrics, 0, sizeof *metrics);
+        return -1;
+    }
+    return 0;
+}
+
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) {
     return ccurl_load() == 0 ? ccurl_lib.slist_append(list, text) : NULL;
 }
@@ -198,6 +223,7 @@ int ccurl_multi_poll(ccurl_multi *multi, int timeout_milliseconds, int *descript
 int ccurl_multi_wakeup(ccurl_multi *multi) { (void)multi; return -1; }
 ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) { (void)multi; (void)result; return NULL; }
 int ccurl_easy_active_socket(ccurl_easy *easy) { (void)easy; return -1; }
+int ccurl_easy_metrics(ccurl_easy *easy, ccurl_metrics *metrics) { (void)easy; memset(metrics, 0, sizeof *metrics); return -1; }
 ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context) { (void)multi; (void)activity; (void)context; return NULL; }
 void ccurl_poller_destroy(ccurl_poller *poller) { (void)poller; }
 void ccurl_poller_wake(ccurl_poller *poller) { (void)poller; }

@@ -52,6 +52,7 @@ enum {
     CCURLOPT_FRESH_CONNECT = 74,
     CCURLOPT_XFERINFODATA = 10057,
     CCURLOPT_CAINFO = 10065,
+    CCURLOPT_CAPATH = 10097,
     CCURLOPT_SSLCERT = 10025,
     CCURLOPT_SSLKEY = 10087,
     CCURLOPT_KEYPASSWD = 10026,
@@ -145,6 +146,26 @@ ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result);
 
 /// The socket a transfer used last (CURLINFO_ACTIVESOCKET), or -1.
 int ccurl_easy_active_socket(ccurl_easy *easy);
+
+/// What a finished transfer measured: times in microseconds since it started, each the end of a
+/// phase (0 for a phase that did not happen: TLS on plain HTTP), and sizes in bytes.
+typedef struct ccurl_metrics {
+    int64_t name_lookup;      // CURLINFO_NAMELOOKUP_TIME_T
+    int64_t connect;          // CURLINFO_CONNECT_TIME_T
+    int64_t tls;              // CURLINFO_APPCONNECT_TIME_T
+    int64_t first_byte;       // CURLINFO_STARTTRANSFER_TIME_T
+    int64_t total;            // CURLINFO_TOTAL_TIME_T
+    int64_t body_sent;        // CURLINFO_SIZE_UPLOAD_T
+    int64_t body_received;    // CURLINFO_SIZE_DOWNLOAD_T
+    long head_sent;           // CURLINFO_REQUEST_SIZE
+    long head_received;       // CURLINFO_HEADER_SIZE
+    long new_connections;     // CURLINFO_NUM_CONNECTS
+    long http_version;        // CURLINFO_HTTP_VERSION (CURL_HTTP_VERSION_*)
+} ccurl_metrics;
+
+/// Fills `metrics` for the transfer on `easy` (call before the handle is reset); non-zero when
+/// libcurl could not say (every field is then 0).
+int ccurl_easy_metrics(ccurl_easy *easy, ccurl_metrics *metrics);
 
 // The poller: drives a multi handle with curl_multi_socket_action over epoll, on the one thread
 // that owns the multi handle (every function but ccurl_poller_wake must be called there).

@@ -31,6 +31,8 @@ public struct Response: Sendable {
     /// Whether the body went to a download's file instead of ``body`` (which is then empty): an
     /// interceptor around a download sees this, and returns it unchanged for the file to be kept.
     public var bodyWentToFile: Bool = false
+    /// Where the time of the attempt went, when the transport measured it.
+    public var metrics: RequestMetrics?
 
     /// A response.
     public init(
@@ -50,6 +52,7 @@ public struct Response: Sendable {
             request: exchange.request, statusCode: exchange.statusCode, headers: exchange.headers,
             body: exchange.data)
         bodyWentToFile = exchange.bodyWentToSink
+        metrics = exchange.metrics
     }
 
     /// A failed request's response: what the error knows of the exchange, and the error.
@@ -70,8 +73,10 @@ public struct Response: Sendable {
         else {
             throw APIError.invalidRequest(reason: "an interceptor returned a response without a status code")
         }
-        return TransportResponse(
+        var exchange = TransportResponse(
             response: response, data: body ?? Data(), request: self.request ?? request,
             bodyWentToSink: bodyWentToFile)
+        exchange.metrics = metrics
+        return exchange
     }
 }

@@ -45,11 +45,14 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     /// The header names the API declared secret (``APIConfiguration/sensitiveHeaders``), for
     /// monitors that show headers: see ``HTTPHeaders/isSensitive(_:declared:)``.
     public let sensitiveHeaders: Set<String>
+    /// Where the attempt's time went, for events after its response arrived (succeeded, failed
+    /// with a status, retrying after one), when the transport measured it.
+    public let metrics: RequestMetrics?
 
     /// Creates an event.
     public init(
         kind: Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int, elapsed: TimeInterval,
-        sensitiveHeaders: Set<String> = []
+        sensitiveHeaders: Set<String> = [], metrics: RequestMetrics? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -57,9 +60,11 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         self.attempt = attempt
         self.elapsed = elapsed
         self.sensitiveHeaders = sensitiveHeaders
+        self.metrics = metrics
     }
 
-    /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted.
+    /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted, and
+    /// the attempt's ``metrics`` after a semicolon when there are some.
     public var description: String {
         var text =
             "\(request.httpMethod ?? "GET") \(request.url.map { Redaction.url($0.absoluteString) } ?? "?")"
@@ -76,7 +81,9 @@ public struct APIEvent: Sendable, CustomStringConvertible {
             text += ": \(progress.direction) \(progress.completedBytes)/"
             text += "\(progress.expectedBytes.map(String.init) ?? "?") bytes"
         }
-        return text + " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s)"
+        text += " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s"
+        if let metrics { text += "; \(metrics)" }
+        return text + ")"
     }
 }
 

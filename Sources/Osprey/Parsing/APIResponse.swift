@@ -22,13 +22,23 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public var request: URLRequest
     /// The response.
     public var response: HTTPURLResponse
+    /// Where the time of the attempt that got the response went, when the transport measured it.
+    public var metrics: RequestMetrics?
 
     /// Creates a response value.
-    public init(value: Value, response: HTTPURLResponse, request: URLRequest) {
+    public init(value: Value, response: HTTPURLResponse, request: URLRequest, metrics: RequestMetrics? = nil)
+    {
         self.value = value
         self.response = response
         self.request = request
+        self.metrics = metrics
         statusCode = response.statusCode
         headers = HTTPHeaders(response)
+    }
+
+    /// The value with what the transport delivered around it.
+    init(value: Value, exchange: TransportResponse) {
+        self.init(
+            value: value, response: exchange.response, request: exchange.request, metrics: exchange.metrics)
     }
 }

@@ -59,9 +59,7 @@ extension AbstractAPI {
         perform(route: route, parameters: parameters) { exchange, parser in
             APIResponse(
                 value: try parser.getInstance(from: exchange.data, response: exchange.response),
-                response: exchange.response,
-                request: exchange.request
-            )
+                exchange: exchange)
         }
     }
 
@@ -70,7 +68,7 @@ extension AbstractAPI {
         APIResponse<Data>
     > {
         perform(route: route, parameters: parameters) { exchange, _ in
-            APIResponse(value: exchange.data, response: exchange.response, request: exchange.request)
+            APIResponse(value: exchange.data, exchange: exchange)
         }
     }
 
@@ -80,8 +78,7 @@ extension AbstractAPI {
         APIResponse<String>
     > {
         perform(route: route, parameters: parameters) { exchange, _ in
-            APIResponse(
-                value: try Self.text(of: exchange), response: exchange.response, request: exchange.request)
+            APIResponse(value: try Self.text(of: exchange), exchange: exchange)
         }
     }
 

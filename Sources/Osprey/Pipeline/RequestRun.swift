@@ -423,7 +423,7 @@ final class RequestRun<Value: Sendable>: Sendable {
         guard !monitors.isEmpty else { return }
         let event = APIEvent(
             kind: kind, request: request, response: response?.response, attempt: attempt, elapsed: elapsed,
-            sensitiveHeaders: configuration.sensitiveHeaders)
+            sensitiveHeaders: configuration.sensitiveHeaders, metrics: response?.metrics)
         for monitor in monitors { monitor.receive(event) }
     }
 

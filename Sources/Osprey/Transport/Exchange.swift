@@ -39,6 +39,13 @@ final class Exchange: Sendable {
         var gateArmed = false
         /// Whether the task is suspended until a stream's reader catches up.
         var suspendedForReader = false
+        /// When the current hop's task started, and when its response's head arrived.
+        var hopStarted = DispatchTime.now()
+        var headArrived: DispatchTime?
+        /// Body bytes sent on this hop, as URLSession reported them.
+        var bodySent: Int64 = 0
+        /// What URLSession measured of this hop (Apple platforms only).
+        var collected: RequestMetrics?
     }
 
     let original: TransportRequest
@@ -112,6 +119,10 @@ final class Exchange: Sendable {
             state.isFinalResponse = false
             state.sinking = false
             state.bodyBytes = 0
+            state.hopStarted = .now()
+            state.headArrived = nil
+            state.bodySent = 0
+            state.collected = nil
             return true
         }
         // Cancelled meanwhile: a suspended task that is cancelled completes and is forgotten.
@@ -231,6 +242,7 @@ final class Exchange: Sendable {
         let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
             state.lastActivity = .now()
+            state.headArrived = state.lastActivity
             state.isFinalResponse = isFinal
             let verdict = self.original.framingVerdict(on: response, method: state.request.httpMethod)
             if case .accept(let length?) = verdict {
@@ -250,7 +262,10 @@ final class Exchange: Sendable {
 
     /// Body bytes went out: the exchange is making progress, whatever the server says later.
     func sentBodyData(total: Int64, expected: Int64) {
-        state.withLock { $0.lastActivity = .now() }
+        state.withLock { state in
+            state.lastActivity = .now()
+            state.bodySent = total
+        }
         original.progress?(.upload, total, expected > 0 ? expected : nil)
     }
 
@@ -301,6 +316,14 @@ final class Exchange: Sendable {
         case dropped
         case tooLarge(Int64)
         case kept(progress: (completed: Int64, expected: Int64?, sinking: Bool)?)
+    }
+
+    /// URLSession's measurements of `task`, which come just before it completes (Apple platforms).
+    func collected(_ metrics: URLSessionTaskMetrics, of task: URLSessionTask) {
+        let measured = RequestMetrics(metrics)
+        state.withLock { state in
+            if state.task === task { state.collected = measured }
+        }
     }
 
     func challengeWasCancelled() {
@@ -385,11 +408,29 @@ final class Exchange: Sendable {
         }
         if armed { gate?.disarm() }
         if first {
-            resolver.fulfill(
-                TransportResponse(
-                    response: response, data: snapshot.data, request: snapshot.request,
-                    bodyWentToSink: snapshot.sinking))
+            var delivered = TransportResponse(
+                response: response, data: snapshot.data, request: snapshot.request,
+                bodyWentToSink: snapshot.sinking)
+            delivered.metrics = metrics(of: snapshot)
+            resolver.fulfill(delivered)
         }
+    }
+
+    /// The delivered hop's metrics: URLSession's where it collected them, else the times and
+    /// body sizes the exchange saw itself (FoundationNetworking reports no phases).
+    private func metrics(of snapshot: State) -> RequestMetrics {
+        let now = DispatchTime.now()
+        func seconds(until end: DispatchTime) -> TimeInterval {
+            Double(end.uptimeNanoseconds &- snapshot.hopStarted.uptimeNanoseconds) / 1e9
+        }
+        var metrics =
+            snapshot.collected
+            ?? RequestMetrics(
+                firstByte: seconds(until: snapshot.headArrived ?? now), total: seconds(until: now),
+                bytesSent: max(snapshot.bodySent, Int64(snapshot.request.httpBody?.count ?? 0)),
+                bytesReceived: snapshot.bodyBytes, reusedConnection: nil, httpVersion: nil)
+        metrics.redirects = snapshot.redirects
+        return metrics
     }
 
 }

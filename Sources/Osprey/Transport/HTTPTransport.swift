@@ -98,6 +98,8 @@ public struct TransportResponse: Sendable {
     public var request: URLRequest
     /// Whether the request's ``DownloadSink`` received the body (and ended it).
     public var bodyWentToSink: Bool
+    /// Where the exchange's time went, when the transport measured it.
+    public var metrics: RequestMetrics?
 
     /// Creates a final response, for transports of your own.
     public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {
@@ -128,6 +130,15 @@ public struct TransportResponse: Sendable {
         self.data = data
         self.request = request
         self.bodyWentToSink = bodyWentToSink
+    }
+}
+
+extension TransportResponse {
+    /// The response with the transport's measurements.
+    func measured(_ metrics: RequestMetrics?) -> TransportResponse {
+        var measured = self
+        measured.metrics = metrics
+        return measured
     }
 }
 

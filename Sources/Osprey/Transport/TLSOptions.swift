@@ -38,6 +38,10 @@ public struct TLSOptions: Sendable, Equatable {
     public var pinnedPublicKeys: [String]
     /// The oldest TLS version accepted.
     public var minimumVersion: Version
+    /// Whether the system's trust roots apply besides the transport's own CA file
+    /// (``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:proxy:unixSockets:tls:)``).
+    /// False trusts that file alone (a private PKI between services), and nothing at all without one.
+    public var trustsSystemCertificates: Bool
 
     /// Options; the defaults change nothing but require TLS 1.2 or later.
     /// - Parameters:
@@ -46,15 +50,19 @@ public struct TLSOptions: Sendable, Equatable {
     ///   - clientKeyPassword: The key's passphrase.
     ///   - pinnedPublicKeys: Base64 SHA-256 digests of the keys the server may have.
     ///   - minimumVersion: The oldest TLS version accepted.
+    ///   - trustsSystemCertificates: Whether the system's trust roots apply besides the
+    ///     transport's own CA file.
     public init(
         clientCertificate: URL? = nil, clientKey: URL? = nil, clientKeyPassword: String? = nil,
-        pinnedPublicKeys: [String] = [], minimumVersion: Version = .tls12
+        pinnedPublicKeys: [String] = [], minimumVersion: Version = .tls12,
+        trustsSystemCertificates: Bool = true
     ) {
         self.clientCertificate = clientCertificate
         self.clientKey = clientKey
         self.clientKeyPassword = clientKeyPassword
         self.pinnedPublicKeys = pinnedPublicKeys
         self.minimumVersion = minimumVersion
+        self.trustsSystemCertificates = trustsSystemCertificates
     }
 
     /// The pins as libcurl takes them: `sha256//<base64>;sha256//<base64>`; nil without pins.

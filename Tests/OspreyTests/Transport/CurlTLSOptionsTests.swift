@@ -90,6 +90,41 @@
             #expect(urlError(refused)?.code == .secureConnectionFailed, "\(refused)")
         }
 
+        @Test("the transport's CA file alone can be trusted; with none, nothing is")
+        func onlyOwnRoots() async throws {
+            let fixture = try await offPool { try TLSFixture() }
+            defer { fixture.stop() }
+            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
+            let own = try await fetch(fixture, port: port, tls: TLSOptions(trustsSystemCertificates: false))
+            #expect(try own.get() == Echo(path: "/hello", authorization: nil))
+            let transport = try #require(CurlTransport(tls: TLSOptions(trustsSystemCertificates: false)))
+            let api = SecureAPI(baseURL: "https://localhost:\(port)", transport: transport)
+            let error = await (api.request(route: api.get(endpoint: "/hello")) as Promise<Echo>).apiError
+            guard case .transport(let underlying as URLError, _) = error else {
+                Issue.record("expected a TLS failure, got \(String(describing: error))")
+                return
+            }
+            #expect(
+                underlying.code == .serverCertificateUntrusted || underlying.code == .secureConnectionFailed)
+        }
+
+        @Test("an exchange over TLS reports its handshake, before the first byte")
+        func handshakeMetrics() async throws {
+            let fixture = try await offPool { try TLSFixture() }
+            defer { fixture.stop() }
+            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
+            let transport = try #require(CurlTransport(trustedCertificates: fixture.authority))
+            let api = SecureAPI(baseURL: "https://localhost:\(port)", transport: transport)
+            let response: APIResponse<Echo> = try await api.request(route: api.get(endpoint: "/hello")).value
+            let metrics = try #require(response.metrics)
+            let handshake = try #require(metrics.secureConnection)
+            #expect(handshake > 0)
+            let setUp = try #require(metrics.domainLookup) + (try #require(metrics.connect)) + handshake
+            #expect(setUp <= metrics.firstByte)
+            #expect(metrics.firstByte <= metrics.total)
+            #expect(metrics.reusedConnection == false)
+        }
+
         @Test("pins are written as libcurl takes them")
         func pinFormat() {
             #expect(TLSOptions().curlPins == nil)

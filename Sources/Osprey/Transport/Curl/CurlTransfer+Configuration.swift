@@ -29,6 +29,12 @@
             _ = ccurl_easy_setopt_long(handle, Int32(CCURLOPT_BUFFERSIZE), 256 << 10)
             if let trustedCertificates = settings.trustedCertificates {
                 try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
+            } else if !settings.tls.trustsSystemCertificates {
+                try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_CAINFO), nil))
+            }
+            if !settings.tls.trustsSystemCertificates {
+                // No CA folder: the system's roots there (Debian's /etc/ssl/certs) stop applying.
+                try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_CAPATH), nil))
             }
             try configureTLS(settings.tls)
             // Set even when empty: "" means no proxy, where libcurl would read the environment.

@@ -160,6 +160,7 @@
             guard let head else {
                 return fail(.transport(underlying: URLError(.badServerResponse), context: context))
             }
+            let metrics = measure(redirects: redirects)
             if let length = bodyLength, bodyBytes < length {
                 return fail(.transport(underlying: URLError(.networkConnectionLost), context: context))
             }
@@ -167,7 +168,8 @@
                 // A stream's buffer holds every piece already; its end comes from the outcome.
                 sinkBegun = false
                 let delivered = TransportResponse(
-                    response: response, data: data, request: request, bodyWentToSink: true)
+                    response: response, data: data, request: request, bodyWentToSink: true
+                ).measured(metrics)
                 dispose()
                 return settle(.success(delivered))
             }
@@ -175,7 +177,8 @@
                 // A body on disk is delivered once the writer has written it all and ended the sink.
                 sinkBegun = false
                 let delivered = TransportResponse(
-                    response: response, data: data, request: request, bodyWentToSink: true)
+                    response: response, data: data, request: request, bodyWentToSink: true
+                ).measured(metrics)
                 let context = context
                 dispose()
                 writer.finish { [self] error in
@@ -193,14 +196,14 @@
                 return
             }
             guard case .follow(let limit) = original.redirectPolicy, followsThisHop, let response else {
-                return deliver(head)
+                return deliver(head, metrics: metrics)
             }
             switch RedirectRules.decide(
                 after: response, to: request, original: original.urlRequest,
                 sensitiveHeaders: original.sensitiveHeaders)
             {
             case .deliver:
-                deliver(head)
+                deliver(head, metrics: metrics)
             case .refuse(let reason):
                 fail(.redirectRefused(reason: reason, context: context))
             case .follow(let next, _):
@@ -279,7 +282,7 @@
 
         /// Delivers the hop's response and body on the delivery queue,
         /// off the loop, unless the loop made it already.
-        private func deliver(_ head: CurlResponseHead) {
+        private func deliver(_ head: CurlResponseHead, metrics: RequestMetrics?) {
             let (made, data, request, sinking, resolver) = (
                 madeResponse, body.take(), request, sinking, resolver
             )
@@ -293,7 +296,7 @@
                     ?? TransportResponse(
                         url: head.url, statusCode: head.statusCode, httpVersion: head.version,
                         headers: head.headers, data: data, request: request, bodyWentToSink: sinking)
-                resolver.fulfill(response)
+                resolver.fulfill(response.measured(metrics))
             }
             dispose()
         }
