@@ -20,6 +20,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case macro
     /// `text/event-stream` bodies and lines, cut anywhere.
     case eventStream = "event-stream"
+    /// The HTTP cache's caching headers (age, freshness) and its entry files.
+    case cacheEntry = "cache-entry"
 
     /// Reads one input.
     package func run(_ input: Data) {
@@ -31,6 +33,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .setCookie: SetCookieTarget.run(input)
         case .macro: MacroTarget.run(input)
         case .eventStream: EventStreamTarget.run(input)
+        case .cacheEntry: CacheEntryTarget.run(input)
         }
     }
 }

@@ -33,6 +33,8 @@ public struct Response: Sendable {
     public var bodyWentToFile: Bool = false
     /// Where the time of the attempt went, when the transport measured it.
     public var metrics: RequestMetrics?
+    /// Whether the API's ``HTTPCache`` answered, and how; nil for an answer from the network.
+    public var cacheStatus: CacheStatus?
 
     /// A response.
     public init(
@@ -53,6 +55,7 @@ public struct Response: Sendable {
             body: exchange.data)
         bodyWentToFile = exchange.bodyWentToSink
         metrics = exchange.metrics
+        cacheStatus = exchange.cacheStatus
     }
 
     /// A failed request's response: what the error knows of the exchange, and the error.
@@ -77,6 +80,7 @@ public struct Response: Sendable {
             response: response, data: body ?? Data(), request: self.request ?? request,
             bodyWentToSink: bodyWentToFile)
         exchange.metrics = metrics
+        exchange.cacheStatus = cacheStatus
         return exchange
     }
 }

@@ -24,6 +24,8 @@ public struct APIResponse<Value: Sendable>: Sendable {
     public var response: HTTPURLResponse
     /// Where the time of the attempt that got the response went, when the transport measured it.
     public var metrics: RequestMetrics?
+    /// Whether the API's ``HTTPCache`` answered, and how; nil for an answer from the network.
+    public var cacheStatus: CacheStatus?
 
     /// Creates a response value.
     public init(value: Value, response: HTTPURLResponse, request: URLRequest, metrics: RequestMetrics? = nil)
@@ -40,5 +42,6 @@ public struct APIResponse<Value: Sendable>: Sendable {
     init(value: Value, exchange: TransportResponse) {
         self.init(
             value: value, response: exchange.response, request: exchange.request, metrics: exchange.metrics)
+        cacheStatus = exchange.cacheStatus
     }
 }

@@ -32,6 +32,8 @@ public struct APIConfiguration: Sendable {
     public var retryPolicy: (any RetryPolicy)?
     /// See every attempt and every outcome, such as ``LoggingMonitor``.
     public var monitors: [any EventMonitor] = []
+    /// An HTTP cache for the API's requests (RFC 9111), in memory or on disk; none by default.
+    public var cache: HTTPCache?
 
     /// The defaults.
     public init() {}

@@ -183,7 +183,9 @@ final class RequestRun<Value: Sendable>: Sendable {
         guard let number else { return finish(request: request, response: nil, .failure(.cancelled)) }
         progress.startAttempt(number)
         notify(.started, request: request, response: nil, attempt: number)
-        let exchange = api.transport.send(transportRequest)
+        let exchange =
+            configuration.cache?.send(transportRequest, through: api.transport)
+            ?? api.transport.send(transportRequest)
         if !state.withLock({ state in
             guard !state.isCancelled else { return false }
             state.exchange = exchange

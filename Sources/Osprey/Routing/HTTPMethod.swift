@@ -46,6 +46,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// The methods that may be sent twice without harm (RFC 9110 section 9.2.2), by name.
     static let idempotentNames: Set<String> = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]
+    /// Methods that change nothing on the server (RFC 9110 §9.2.1): others invalidate a cache.
+    static let safeNames: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
 
     /// True for methods whose requests carry no body: `GET` and `HEAD`.
     public var forbidsBody: Bool { self == .get || self == .head }

@@ -100,6 +100,8 @@ public struct TransportResponse: Sendable {
     public var bodyWentToSink: Bool
     /// Where the exchange's time went, when the transport measured it.
     public var metrics: RequestMetrics?
+    /// Whether an ``HTTPCache`` answered, and how; nil for an answer from the network.
+    public var cacheStatus: CacheStatus?
 
     /// Creates a final response, for transports of your own.
     public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {

@@ -83,11 +83,11 @@ package struct FramingHeaders {
     }
 
     private mutating func take(_ name: String, _ value: String) {
-        if Self.equalIgnoringASCIICase(name, "Content-Length") {
+        if HTTPHeaders.same(name, "Content-Length") {
             Self.add(value, to: &contentLength)
-        } else if Self.equalIgnoringASCIICase(name, "Transfer-Encoding") {
+        } else if HTTPHeaders.same(name, "Transfer-Encoding") {
             Self.add(value, to: &transferEncoding)
-        } else if Self.equalIgnoringASCIICase(name, "Content-Encoding") {
+        } else if HTTPHeaders.same(name, "Content-Encoding") {
             Self.add(value, to: &contentEncoding)
         }
     }
@@ -96,14 +96,5 @@ package struct FramingHeaders {
     /// lines are (so that two different lengths are seen as such).
     private static func add(_ value: String, to field: inout String?) {
         field = field.map { "\($0), \(value)" } ?? value
-    }
-
-    /// Whether `name` is `expected` (given in ASCII) but for the case of its letters.
-    static func equalIgnoringASCIICase(_ name: String, _ expected: StaticString) -> Bool {
-        guard name.utf8.count == expected.utf8CodeUnitCount else { return false }
-        func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-        return expected.withUTF8Buffer { expected in
-            zip(name.utf8, expected).allSatisfy { lowercased($0) == lowercased($1) }
-        }
     }
 }

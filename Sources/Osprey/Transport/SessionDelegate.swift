@@ -70,11 +70,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #endif
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
-    ) {
-        registry.exchange(for: task)?.collected(metrics, of: task)
-    }
+    #if !canImport(FoundationNetworking)
+        // Apple platforms only: FoundationNetworking never collects metrics (the exchange measures
+        // what it can itself).
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics
+        ) {
+            registry.exchange(for: task)?.collected(metrics, of: task)
+        }
+    #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         registry.remove(task)?.completed(task, error: error, session: session, registry: registry)

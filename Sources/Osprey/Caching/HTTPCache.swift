@@ -1,0 +1,270 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP cache for an API's requests (RFC 9111, as a private cache), in memory or in a folder,
+/// the same on every transport. Off by default: set ``APIConfiguration/cache``.
+///
+/// ```swift
+/// api.configuration.cache = HTTPCache(maximumBytes: 20 << 20)                  // in memory
+/// api.configuration.cache = try HTTPCache(folder: cachesFolder.appendingPathComponent("api"))
+/// ```
+///
+/// What it keeps and serves:
+/// - Only `GET` responses are stored (a `HEAD` is answered from a fresh `GET`), with a status
+///   cacheable by default or explicit freshness, unless the request or the response says
+///   `no-store`, the response varies on `*` or sets a cookie, or the request carried credentials
+///   (`Authorization`, an API key: see ``HTTPHeaders/isSensitive(_:declared:)``) and the response
+///   does not say `public`.
+/// - A fresh response is served without a request: fresh for its `max-age` (`s-maxage` is for
+///   shared caches and ignored), else until its `Expires`; heuristic freshness (a tenth of the
+///   time since `Last-Modified`) only when asked for. `Vary` is respected.
+/// - A stale one, or one marked `no-cache`, is validated: its `ETag` goes out as
+///   `If-None-Match` and its `Last-Modified` as `If-Modified-Since`; a `304` refreshes the stored
+///   headers and the caller gets the stored body, with ``CacheStatus/revalidated``.
+/// - A `POST`, `PUT`, `PATCH`, `DELETE` (any unsafe method) that succeeds removes what is stored
+///   for its URL, and for its `Location` and `Content-Location` on the same origin.
+///
+/// Per request, the request's own `Cache-Control` decides: `no-cache` (or `max-age=0`) forces a
+/// validation, `no-store` skips the cache both ways, `max-age` and `min-fresh` ask for fresher
+/// answers, `only-if-cached` answers `504` rather than go to the network. A request with its own
+/// conditional or `Range` headers goes to the server untouched, so its caller sees the `304` or
+/// `206` it asked for. Downloads and streams pass by the cache.
+///
+/// Size limits hold: the least recently used entries go first. A disk cache is found again by a
+/// new process on the same folder; an entry file that was damaged is deleted, never served.
+public final class HTTPCache: Sendable {
+    private let storage: any CacheStorage
+    private let usesHeuristicFreshness: Bool
+    private let now: @Sendable () -> Date
+    /// At most this many variants (``CachedResponse/matches(_:)``) are kept per URL.
+    private static let variantLimit = 8
+
+    /// A cache in memory.
+    /// - Parameters:
+    ///   - maximumBytes: The most bytes of bodies and headers kept; 10 MiB by default.
+    ///   - usesHeuristicFreshness: Whether a response without explicit freshness is fresh for a
+    ///     tenth of the time since its `Last-Modified` (at most a day); off by default.
+    public convenience init(maximumBytes: Int64 = 10 << 20, usesHeuristicFreshness: Bool = false) {
+        self.init(
+            storage: MemoryCacheStorage(maximumBytes: maximumBytes),
+            usesHeuristicFreshness: usesHeuristicFreshness)
+    }
+
+    /// A cache in `folder` (created if needed, readable by its owner only), kept across launches.
+    /// - Parameters:
+    ///   - folder: A folder for the cache alone.
+    ///   - maximumBytes: The most bytes of files kept; 100 MiB by default.
+    ///   - usesHeuristicFreshness: See ``init(maximumBytes:usesHeuristicFreshness:)``.
+    /// - Throws: When the folder cannot be created or read.
+    public convenience init(
+        folder: URL, maximumBytes: Int64 = 100 << 20, usesHeuristicFreshness: Bool = false
+    )
+        throws
+    {
+        self.init(
+            storage: try DiskCacheStorage(folder: folder, maximumBytes: maximumBytes),
+            usesHeuristicFreshness: usesHeuristicFreshness)
+    }
+
+    /// A cache on `storage` with a clock of the caller's (tests move time without waiting).
+    init(
+        storage: any CacheStorage, usesHeuristicFreshness: Bool,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.storage = storage
+        self.usesHeuristicFreshness = usesHeuristicFreshness
+        self.now = now
+    }
+
+    /// A memory cache whose clock is `now` (tests).
+    package convenience init(maximumBytes: Int64, now: @escaping @Sendable () -> Date) {
+        self.init(
+            storage: MemoryCacheStorage(maximumBytes: maximumBytes), usesHeuristicFreshness: false, now: now)
+    }
+
+    /// Bytes the cache holds now.
+    public var totalBytes: Int64 { storage.totalBytes }
+
+    /// Forgets every stored response.
+    public func removeAll() { storage.removeAll() }
+
+    // MARK: Sending through the cache
+
+    /// Answers `request` from the store, or sends it through `transport` (made conditional when
+    /// a stored response needs validating), storing or invalidating by what comes back.
+    func send(_ request: TransportRequest, through transport: any HTTPTransport) -> Promise<TransportResponse>
+    {
+        let urlRequest = request.urlRequest
+        guard let url = urlRequest.url else { return transport.send(request) }
+        let method = urlRequest.httpMethod ?? "GET"
+        guard ["GET", "HEAD"].contains(method) else {
+            guard !HTTPMethod.safeNames.contains(method) else { return transport.send(request) }
+            return after(transport.send(request)) { [self] response in
+                invalidate(after: response, to: url)
+                return response
+            }
+        }
+        let headers = HTTPHeaders(urlRequest.allHTTPHeaderFields ?? [:])
+        let directives = CacheControl(headers)
+        let conditional = [
+            "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+        ]
+        guard request.downloadSink == nil, request.bodyStream == nil, request.bodyFileURL == nil,
+            !directives.noStore,
+            !conditional.contains(where: headers.contains)
+        else { return transport.send(request) }
+
+        let key = Self.key(for: url)
+        let stored = storage.entries(for: key).first { $0.matches(urlRequest) }
+        if let stored, isFresh(stored, for: directives) {
+            var answer = stored.response(to: urlRequest, age: stored.age(at: now()), status: .hit)
+            if method == "HEAD" { answer.data = Data() }
+            return Promise(value: answer)
+        }
+        if directives.onlyIfCached {
+            return Promise(value: Self.gatewayTimeout(for: urlRequest))
+        }
+        // A HEAD is answered from the store only when fresh, and never stored.
+        guard method == "GET" else { return transport.send(request) }
+        var sent = request
+        var validating = false
+        if let stored {
+            let storedHeaders = stored.headers
+            if let tag = storedHeaders["ETag"] {
+                sent.urlRequest.setValue(tag, forHTTPHeaderField: "If-None-Match")
+                validating = true
+            }
+            if let modified = storedHeaders["Last-Modified"] {
+                sent.urlRequest.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
+                validating = true
+            }
+        }
+        let requestTime = now()
+        return after(transport.send(sent)) { [self, validating] response in
+            let responseTime = now()
+            if response.statusCode == 304, let stored, validating {
+                let refreshed = stored.refreshed(
+                    by: response.headers, requestTime: requestTime, responseTime: responseTime)
+                keep(refreshed, for: key)
+                var answer = refreshed.response(
+                    to: response.request, age: refreshed.age(at: responseTime), status: .revalidated)
+                answer.metrics = response.metrics
+                return answer
+            }
+            if isStorable(response, for: request) {
+                keep(
+                    CachedResponse(
+                        key: key, request: urlRequest, response: response, requestTime: requestTime,
+                        responseTime: responseTime),
+                    for: key)
+            }
+            return response
+        }
+    }
+
+    /// Whether `stored` may be served without asking the server, for a request with `directives`.
+    private func isFresh(_ stored: CachedResponse, for directives: CacheControl) -> Bool {
+        guard !directives.noCache, !CacheControl(stored.headers).noCache else { return false }
+        let age = stored.age(at: now())
+        let lifetime = stored.freshnessLifetime(heuristic: usesHeuristicFreshness)
+        if let maxAge = directives.seconds("max-age"), age > maxAge { return false }
+        let minimumFresh = directives.seconds("min-fresh") ?? 0
+        return lifetime - age > minimumFresh
+    }
+
+    /// Whether `response` to `request` may be kept (RFC 9111 §3, with the rules above).
+    private func isStorable(_ response: TransportResponse, for request: TransportRequest) -> Bool {
+        let headers = response.headers
+        let directives = CacheControl(headers)
+        // An answer reached through a redirect is the target's, not this URL's (whose own answer, a
+        // temporary redirect perhaps, said nothing about how long it holds).
+        guard response.request.url?.absoluteString == request.urlRequest.url?.absoluteString else { return false }
+        guard !response.bodyWentToSink, !directives.noStore, response.statusCode != 206,
+            response.statusCode != 304, (200..<600).contains(response.statusCode),
+            !CachedResponse.varyNames(headers).contains("*"), !headers.contains("Set-Cookie")
+        else { return false }
+        let requestHeaders = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let credentials = requestHeaders.names.contains {
+            HTTPHeaders.isSensitive($0, declared: request.sensitiveHeaders)
+        }
+        if credentials && !directives.isPublic { return false }
+        let explicit = directives.seconds("max-age") != nil || headers.contains("Expires")
+        guard explicit || CachedResponse.heuristicallyCacheable.contains(response.statusCode) else {
+            return false
+        }
+        // Worth keeping only if it can be served fresh or validated.
+        return explicit || headers.contains("ETag") || headers.contains("Last-Modified")
+            || (usesHeuristicFreshness && directives.isPublic)
+    }
+
+    /// Stores `entry` in place of the variant it replaces, newest first.
+    private func keep(_ entry: CachedResponse, for key: String) {
+        var variants = storage.entries(for: key).filter { $0.head.varied != entry.head.varied }
+        variants.insert(entry, at: 0)
+        storage.store(Array(variants.prefix(Self.variantLimit)), for: key)
+    }
+
+    /// After an unsafe method succeeded (RFC 9111 §4.4): what is stored for its URL, and for its
+    /// `Location` and `Content-Location` on the same origin, is stale for good.
+    private func invalidate(after response: TransportResponse, to url: URL) {
+        guard (200..<400).contains(response.statusCode) else { return }
+        var targets = [url]
+        for name in ["Location", "Content-Location"] {
+            if let value = response.headers[name],
+                let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                target.scheme == url.scheme, target.host == url.host, target.port == url.port
+            {
+                targets.append(target)
+            }
+        }
+        for target in targets { storage.store([], for: Self.key(for: target)) }
+    }
+
+    /// The store's key: the URL without its fragment (`GET` and `HEAD` share it).
+    static func key(for url: URL) -> String {
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return "GET " + text
+    }
+
+    /// The answer to `only-if-cached` when nothing fresh is stored (RFC 9111 §5.2.1.7).
+    private static func gatewayTimeout(for request: URLRequest) -> TransportResponse {
+        var response = TransportResponse(
+            url: request.url ?? URL(fileURLWithPath: "/"), statusCode: 504, httpVersion: "HTTP/1.1",
+            headers: ["Content-Length": "0"], data: Data(), request: request)
+        response.cacheStatus = .miss
+        return response
+    }
+
+    /// `upstream`'s response through `transform`, where it settles; cancelling the result
+    /// cancels `upstream`.
+    private func after(
+        _ upstream: Promise<TransportResponse>,
+        _ transform: @escaping @Sendable (TransportResponse) -> TransportResponse
+    ) -> Promise<TransportResponse> {
+        let (promise, resolver) = Promise<TransportResponse>.pending()
+        resolver.onCancel { upstream.cancel() }
+        upstream.whenSettled { result in
+            switch result {
+            case .success(let response): _ = resolver.fulfill(transform(response))
+            case .failure(let error) where error is CancellationError: _ = resolver.cancel()
+            case .failure(let error): _ = resolver.reject(error)
+            }
+        }
+        return promise
+    }
+}
+
+/// Where a response came from when an ``HTTPCache`` answered it.
+public enum CacheStatus: Sendable, Equatable {
+    /// Served from the store, fresh, without a request.
+    case hit
+    /// Served from the store after the server answered `304 Not Modified` to a validation.
+    case revalidated
+    /// Not served: the request said `only-if-cached` and nothing fresh was stored (a `504`).
+    case miss
+}
