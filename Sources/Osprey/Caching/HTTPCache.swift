@@ -182,7 +182,9 @@ public final class HTTPCache: Sendable {
         let directives = CacheControl(headers)
         // An answer reached through a redirect is the target's, not this URL's (whose own answer, a
         // temporary redirect perhaps, said nothing about how long it holds).
-        guard response.request.url?.absoluteString == request.urlRequest.url?.absoluteString else { return false }
+        guard response.request.url?.absoluteString == request.urlRequest.url?.absoluteString else {
+            return false
+        }
         guard !response.bodyWentToSink, !directives.noStore, response.statusCode != 206,
             response.statusCode != 304, (200..<600).contains(response.statusCode),
             !CachedResponse.varyNames(headers).contains("*"), !headers.contains("Set-Cookie")

@@ -163,7 +163,9 @@ struct HTTPCacheTests {
         let server = try CountingServer()
         defer { server.stop() }
         server.route("/old") { _, _ in .redirect(302, to: "/new") }
-        server.route("/new") { _, number in .text("new \(number)").adding(header: "Cache-Control", "max-age=60") }
+        server.route("/new") { _, number in
+            .text("new \(number)").adding(header: "Cache-Control", "max-age=60")
+        }
         let api = api(server, cache: HTTPCache())
         _ = try await get(api, "/old")
         let again = try await get(api, "/old")
