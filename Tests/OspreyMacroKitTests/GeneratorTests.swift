@@ -197,11 +197,11 @@ struct GeneratorTests {
         #expect(
             lines.contains("self.__deliverDecoded(__request, to: done) // 'd(done:)' returns User, \(remark)")
         )
-        #expect(lines.contains("let __promise: Osprey.Promise<Data?> = self.request(__request)"))
+        #expect(lines.contains("let __promise: Osprey.Promise<Data?> = self._request(__request)"))
         #expect(
             lines.contains(
-                "let __promise: Osprey.Promise<(String, Osprey.Response)> = self.request(__request)"))
-        #expect(lines.contains("let __promise: Osprey.Promise<Osprey.Response> = self.request(__request)"))
+                "let __promise: Osprey.Promise<(String, Osprey.Response)> = self._request(__request)"))
+        #expect(lines.contains("let __promise: Osprey.Promise<Osprey.Response> = self._request(__request)"))
         for helper in ["__decodedValue", "__decodedPromise", "__deliverDecoded"] {
             let overloads = lines.filter {
                 $0.hasPrefix("private func \(helper)<Value: Decodable & Sendable>(")
@@ -210,7 +210,7 @@ struct GeneratorTests {
             #expect(lines.contains { $0.hasPrefix("private func \(helper)<Value>(") })
         }
         #expect(
-            lines.contains("let promise: Osprey.Promise<(Value, Osprey.Response)> = self.request(request)"))
+            lines.contains("let promise: Osprey.Promise<(Value, Osprey.Response)> = self._request(request)"))
         let fallbacks = lines.filter {
             $0.hasPrefix(
                 #"@available(*, unavailable, message: "the result of an @API requirement must be Decodable & Sendable"#

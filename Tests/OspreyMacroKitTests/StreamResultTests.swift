@@ -78,7 +78,7 @@ struct StreamResultTests {
                     __request.addParameter("id", value: `id`)
                     __request.setBody(`prompt`)
                     __request.addQuery("page", value: `page`)
-                    return self.\(stream.method)(__request)
+                    return self._\(stream.method)(__request)
                 }
             """
         #expect(member(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
@@ -231,7 +231,7 @@ struct StreamResultTests {
                     var __request = self.provider.makeRequest(method: "GET", path: "/t")
                     __request.bodyEncoding = .json
                     __request.responseDecoder = .custom
-                    return self.decodedEvents(__request)
+                    return self._decodedEvents(__request)
                 }
             """
         #expect(member(named: "tokens", in: source).joined(separator: "\n") == expected, "\(source)")

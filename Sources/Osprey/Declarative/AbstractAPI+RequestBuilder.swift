@@ -13,7 +13,8 @@ extension AbstractAPI {
     /// Sends `builder`'s request and decodes the body as `T` (with the builder's decoder when it
     /// has one, else the API's parser).
     @_disfavoredOverload
-    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T> {
+    @_documentation(visibility: internal)
+    public func _request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T> {
         send(builder) { exchange, parser in
             try builder.decode(T.self, from: exchange, parser: parser)
         }
@@ -21,7 +22,8 @@ extension AbstractAPI {
 
     /// Sends `builder`'s request: nil for 204, 205 or an empty body (or `null`), else the body
     /// decoded as `T`.
-    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T?> {
+    @_documentation(visibility: internal)
+    public func _request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<T?> {
         send(builder) { exchange, parser in
             if Self.hasNoBody(exchange) { return nil }
             return try builder.decode(T?.self, from: exchange, parser: parser)
@@ -29,13 +31,15 @@ extension AbstractAPI {
     }
 
     /// Sends `builder`'s request; the body does not matter.
-    public func request(_ builder: RequestBuilder) -> Promise<Void> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<Void> {
         send(builder) { _, _ in }
     }
 
     /// Sends `builder`'s request and returns the raw body, which must not be empty (as in
     /// Papyrus: ask for `Data?` when it may be).
-    public func request(_ builder: RequestBuilder) -> Promise<Data> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<Data> {
         send(builder) { exchange, _ in
             guard !exchange.data.isEmpty else { throw EmptyBodyError() }
             return exchange.data
@@ -43,7 +47,8 @@ extension AbstractAPI {
     }
 
     /// Sends `builder`'s request and returns the raw body, or nil when it is empty.
-    public func request(_ builder: RequestBuilder) -> Promise<Data?> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<Data?> {
         send(builder) { exchange, _ in
             exchange.data.isEmpty ? nil : exchange.data
         }
@@ -51,42 +56,48 @@ extension AbstractAPI {
 
     /// Sends `builder`'s request and returns the body as text, in the charset the response
     /// names (UTF-8 when it names none).
-    public func request(_ builder: RequestBuilder) -> Promise<String> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<String> {
         send(builder) { exchange, _ in
             try Self.text(of: exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the body as text, or nil when it is empty.
-    public func request(_ builder: RequestBuilder) -> Promise<String?> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<String?> {
         send(builder) { exchange, _ in
             exchange.data.isEmpty ? nil : try Self.text(of: exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the response: status, headers, body.
-    public func request(_ builder: RequestBuilder) -> Promise<Response> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<Response> {
         send(builder) { exchange, _ in
             Response(exchange)
         }
     }
 
     /// Sends `builder`'s request and returns the raw body with the response.
-    public func request(_ builder: RequestBuilder) -> Promise<(Data, Response)> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<(Data, Response)> {
         send(builder) { exchange, _ in
             (exchange.data, Response(exchange))
         }
     }
 
     /// Sends `builder`'s request and returns the body as text with the response.
-    public func request(_ builder: RequestBuilder) -> Promise<(String, Response)> {
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<(String, Response)> {
         send(builder) { exchange, _ in
             (try Self.text(of: exchange), Response(exchange))
         }
     }
 
     /// Sends `builder`'s request and returns the decoded body with the response.
-    public func request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<(T, Response)> {
+    @_documentation(visibility: internal)
+    public func _request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<(T, Response)> {
         send(builder) { exchange, parser in
             (try builder.decode(T.self, from: exchange, parser: parser), Response(exchange))
         }

@@ -7,20 +7,23 @@ import Promises
 extension AbstractAPI {
     /// Sends `builder`'s request and hands over its body as it arrives (see
     /// ``stream(route:parameters:deadline:bufferSize:)``).
-    public func stream(_ builder: RequestBuilder) -> ResponseStream {
+    @_documentation(visibility: internal)
+    public func _stream(_ builder: RequestBuilder) -> ResponseStream {
         stream(route: builder.route, parameters: BuilderParameters(builder: builder))
     }
 
     /// A reconnecting source of the server-sent events `builder`'s request answers with (see
     /// ``events(route:parameters:reconnection:)``).
-    public func events(_ builder: RequestBuilder) -> ServerSentEvents {
+    @_documentation(visibility: internal)
+    public func _events(_ builder: RequestBuilder) -> ServerSentEvents {
         events(route: builder.route, parameters: BuilderParameters(builder: builder))
     }
 
     /// The server-sent events `builder`'s request answers with, each event's data decoded as
     /// `Value` (with the builder's decoder when it has one, else the API's parser).
-    public func decodedEvents<Value: Decodable & Sendable>(_ builder: RequestBuilder) -> DecodedEvents<Value>
+    @_documentation(visibility: internal)
+    public func _decodedEvents<Value: Decodable & Sendable>(_ builder: RequestBuilder) -> DecodedEvents<Value>
     {
-        events(builder).values(of: Value.self, decoder: builder.responseDecoder)
+        _events(builder).values(of: Value.self, decoder: builder.responseDecoder)
     }
 }

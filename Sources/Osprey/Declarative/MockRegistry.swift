@@ -4,6 +4,7 @@ import Promises
 /// The handlers of a mock that `@Mock` generates, by requirement; safe to use from any thread.
 ///
 /// Generated mocks call it; tests use the mock's `mock…` methods rather than this type.
+@_documentation(visibility: internal)
 public final class MockRegistry: @unchecked Sendable {
     // @unchecked: `handlers` is only read and written under its lock. Handlers are stored as
     // given (Papyrus's are not @Sendable): a test sets them before calling the mock.
@@ -48,7 +49,7 @@ public final class MockRegistry: @unchecked Sendable {
         to completion: @escaping (Result<Value, any Error>) -> Void,
         _ operation: @escaping () async throws -> Value
     ) {
-        promise(operation).deliver(to: completion)
+        promise(operation)._deliver(to: completion)
     }
 
     /// Runs `operation` in a task and calls `completion` with its response, or with a
@@ -56,7 +57,7 @@ public final class MockRegistry: @unchecked Sendable {
     public func deliver(
         to completion: @escaping (Response) -> Void, _ operation: @escaping () async throws -> Response
     ) {
-        promise(operation).deliver(to: completion)
+        promise(operation)._deliver(to: completion)
     }
 }
 

@@ -4,7 +4,8 @@ extension Promise {
     /// Calls a completion handler with the outcome, on the promise's default queue (for an API's
     /// promise, its response queue); a cancellation is a `CancellationError`. For callback-style
     /// requirements of `@API` protocols.
-    public func deliver(to completion: @escaping (Result<Value, any Error>) -> Void) {
+    @_documentation(visibility: internal)
+    public func _deliver(to completion: @escaping (Result<Value, any Error>) -> Void) {
         let completion = UncheckedCompletion(call: completion)
         _ = onResult { completion.call($0) }
     }
@@ -13,7 +14,8 @@ extension Promise {
 extension Promise where Value == Response {
     /// Calls a completion handler with the response, or with a ``Response`` whose `error` says
     /// why the request failed (with the status, headers and body when a response arrived).
-    public func deliver(to completion: @escaping (Response) -> Void) {
+    @_documentation(visibility: internal)
+    public func _deliver(to completion: @escaping (Response) -> Void) {
         let completion = UncheckedCompletion(call: completion)
         _ = onResult { result in
             switch result {

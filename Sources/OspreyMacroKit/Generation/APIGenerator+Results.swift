@@ -120,15 +120,15 @@ extension APIGenerator.DecodedDelivery {
         switch self {
         case .value:
             [
-                "let promise: Osprey.Promise<\(result)> = self.request(request)",
+                "let promise: Osprey.Promise<\(result)> = self._request(request)",
                 "return try await promise.value",
             ]
         case .promise:
-            ["self.request(request)"]
+            ["self._request(request)"]
         case .callback:
             [
-                "let promise: Osprey.Promise<\(result)> = self.request(request)",
-                "promise.deliver(to: completion)",
+                "let promise: Osprey.Promise<\(result)> = self._request(request)",
+                "promise._deliver(to: completion)",
             ]
         }
     }

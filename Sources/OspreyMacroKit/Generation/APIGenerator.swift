@@ -116,16 +116,16 @@ public enum APIGenerator {
             }
             switch endpoint.result {
             case .async(let type):
-                body.line("let __promise: \(promiseType(type)) = self.request(__request)")
+                body.line("let __promise: \(promiseType(type)) = self._request(__request)")
                 body.line(type == nil ? "try await __promise.value" : "return try await __promise.value")
             case .promise(let value):
-                body.line("let __promise: \(promiseType(value)) = self.request(__request)")
+                body.line("let __promise: \(promiseType(value)) = self._request(__request)")
                 // A labelled tuple is the same value with names: converted on the way out.
                 body.line(value.hasLabelledElements ? "return __promise.then { $0 }" : "return __promise")
             case .callback(let parameter, let value, let isResponse):
                 let type = isResponse ? "Osprey.Promise<Osprey.Response>" : promiseType(value)
-                body.line("let __promise: \(type) = self.request(__request)")
-                body.line("__promise.deliver(to: \(parameter))")
+                body.line("let __promise: \(type) = self._request(__request)")
+                body.line("__promise._deliver(to: \(parameter))")
             case .stream(let kind):
                 // Made at once, whatever the effects: the request is sent when the stream is read.
                 body.line("return self.\(kind.makingMethod)(__request)")

@@ -2,9 +2,9 @@ extension StreamKind {
     /// The `AbstractAPI` method that makes this stream from a `RequestBuilder`.
     var makingMethod: String {
         switch self {
-        case .response: "stream"
-        case .events: "events"
-        case .decodedEvents: "decodedEvents"
+        case .response: "_stream"
+        case .events: "_events"
+        case .decodedEvents: "_decodedEvents"
         }
     }
 

@@ -7,13 +7,13 @@ import Foundation
 /// @Suite(.enabled(if: Httpbin.baseURL != nil, "HTTPBIN_URL is not set"))
 /// struct MyHttpbinTests { … }
 /// ```
-public enum Httpbin {
+package enum Httpbin {
     /// `HTTPBIN_URL` from the environment, or nil when no server was started.
-    public static let baseURL: URL? = ProcessInfo.processInfo.environment["HTTPBIN_URL"].flatMap(
+    package static let baseURL: URL? = ProcessInfo.processInfo.environment["HTTPBIN_URL"].flatMap(
         URL.init(string:))
 
     /// The same server under the name `localhost`: another origin, for cross-origin tests.
-    public static var localhostURL: URL? {
+    package static var localhostURL: URL? {
         guard let baseURL, var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             return nil
         }

@@ -10,7 +10,7 @@ extension URLSession {
     /// Built on `dataTask(with:completionHandler:)` rather than `data(for:)`, whose cancellation
     /// can deadlock on Linux with Swift 6.3.
     /// - Throws: The transport error, or `URLError(.badServerResponse)` for a non-HTTP response.
-    public func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    package func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await withCheckedThrowingContinuation { continuation in
             dataTask(with: request) { data, response, error in
                 if let error {

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Both are valid streams that any inflater decodes to the intended bytes, CRC and length
 /// included, so a client that stops a bomb early was really stopped, not refused.
-public enum Gzip {
+package enum Gzip {
     /// `data` as a gzip stream of stored (uncompressed) deflate blocks.
-    public static func encode(_ data: Data) -> Data {
+    package static func encode(_ data: Data) -> Data {
         var out = Data(header)
         let bytes = [UInt8](data)
         var start = 0
@@ -28,7 +28,7 @@ public enum Gzip {
 
     /// A gzip stream that inflates to `inflatedBytes` zero bytes from about `inflatedBytes / 1032`
     /// bytes: 1 GiB of output from about 1 MiB.
-    public static func bomb(inflatedBytes: Int) -> Data {
+    package static func bomb(inflatedBytes: Int) -> Data {
         precondition(inflatedBytes > 0, "a bomb inflates to at least one byte")
         // Codes (canonical Huffman, RFC 1951 §3.2.2), written most significant bit first:
         //   literal/length: 285 (a match of 258) = 0, literal 0 = 10, end of block = 11
