@@ -33,6 +33,11 @@
             var commands: [Command] = []
             /// Set once the loop has shut down: the poller is gone, nothing more is taken.
             var isClosed = false
+            /// Whether the loop is (about to be) blocked in the poller with nothing to do: only
+            /// then does a command need to wake it. A loop at work takes the commands before it
+            /// next waits, and writing to its wake-up descriptor then would only cost a system
+            /// call here and a spurious turn there.
+            var isWaiting = false
         }
 
         enum Command {
@@ -105,7 +110,10 @@
                 guard !inbox.isClosed else { return }
                 inbox.commands.append(command)
                 // Under the lock: the poller is destroyed only after `isClosed` is set under it.
-                if inbox.commands.count == 1 { ccurl_poller_wake(poller) }
+                if inbox.isWaiting {
+                    inbox.isWaiting = false
+                    ccurl_poller_wake(poller)
+                }
             }
         }
 
@@ -156,7 +164,13 @@
                 }
                 // Timeouts are checked here, so the loop wakes at least every 50 ms while
                 // transfers run (and whenever libcurl's timer, a socket or a command needs it).
-                ccurl_poller_run(poller, transfers.isEmpty ? 1000 : 50, &running)
+                // Waits only if no command came meanwhile (else it looks at the sockets and goes on).
+                let waits = inbox.withLock { inbox -> Bool in
+                    inbox.isWaiting = inbox.commands.isEmpty
+                    return inbox.isWaiting
+                }
+                ccurl_poller_run(poller, waits ? (transfers.isEmpty ? 1000 : 50) : 0, &running)
+                inbox.withLock { $0.isWaiting = false }
                 var result: Int32 = 0
                 while let handle = ccurl_multi_next_done(multi, &result) {
                     noteConnection(of: handle)
