@@ -10,7 +10,8 @@ import Promises
 ///
 /// ```swift
 /// api.configuration.cache = HTTPCache(maximumBytes: 20 << 20)                  // in memory
-/// api.configuration.cache = try HTTPCache(folder: cachesFolder.appendingPathComponent("api"))
+/// let folder = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
+/// api.configuration.cache = try HTTPCache(folder: folder)                       // on disk
 /// ```
 ///
 /// What it keeps and serves:

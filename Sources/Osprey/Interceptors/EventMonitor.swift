@@ -48,11 +48,13 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     /// Where the attempt's time went, for events after its response arrived (succeeded, failed
     /// with a status, retrying after one), when the transport measured it.
     public let metrics: RequestMetrics?
+    /// Whether the API's ``HTTPCache`` answered the attempt, and how; nil for the network.
+    public let cacheStatus: CacheStatus?
 
     /// Creates an event.
     public init(
         kind: Kind, request: URLRequest, response: HTTPURLResponse?, attempt: Int, elapsed: TimeInterval,
-        sensitiveHeaders: Set<String> = [], metrics: RequestMetrics? = nil
+        sensitiveHeaders: Set<String> = [], metrics: RequestMetrics? = nil, cacheStatus: CacheStatus? = nil
     ) {
         self.kind = kind
         self.request = request
@@ -61,10 +63,12 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         self.elapsed = elapsed
         self.sensitiveHeaders = sensitiveHeaders
         self.metrics = metrics
+        self.cacheStatus = cacheStatus
     }
 
-    /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted, and
-    /// the attempt's ``metrics`` after a semicolon when there are some.
+    /// `METHOD url -> status: what happened (attempt n, 0.123 s)`, with credentials redacted, the
+    /// attempt's ``metrics`` after a semicolon when there are some, and where the cache answered,
+    /// `from the cache` or `revalidated by the server`.
     public var description: String {
         var text =
             "\(request.httpMethod ?? "GET") \(request.url.map { Redaction.url($0.absoluteString) } ?? "?")"
@@ -83,6 +87,12 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         }
         text += " (attempt \(attempt), \(String(format: "%.3f", elapsed)) s"
         if let metrics { text += "; \(metrics)" }
+        switch cacheStatus {
+        case .hit?: text += "; from the cache"
+        case .revalidated?: text += "; from the cache, revalidated by the server"
+        case .miss?: text += "; not in the cache (only-if-cached)"
+        case nil: break
+        }
         return text + ")"
     }
 }

@@ -425,7 +425,8 @@ final class RequestRun<Value: Sendable>: Sendable {
         guard !monitors.isEmpty else { return }
         let event = APIEvent(
             kind: kind, request: request, response: response?.response, attempt: attempt, elapsed: elapsed,
-            sensitiveHeaders: configuration.sensitiveHeaders, metrics: response?.metrics)
+            sensitiveHeaders: configuration.sensitiveHeaders, metrics: response?.metrics,
+            cacheStatus: response?.cacheStatus)
         for monitor in monitors { monitor.receive(event) }
     }
 

@@ -54,6 +54,8 @@ struct HTTPCacheTests {
             .text("answer \(number)").adding(header: "Cache-Control", "max-age=60")
         }
         let api = api(server, cache: HTTPCache())
+        let lines = Locked<[String]>([])
+        api.configuration.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }]
         let first = try await get(api, "/fresh")
         #expect(first.value == "answer 1" && first.cacheStatus == nil)
         let second = try await get(api, "/fresh")
@@ -61,6 +63,11 @@ struct HTTPCacheTests {
         #expect(second.cacheStatus == .hit)
         #expect(second.headers["Age"] != nil)
         #expect(server.requests("/fresh").count == 1)
+        let logged = lines.withLock { $0 }
+        #expect(
+            logged.last?.contains("succeeded") == true && logged.last?.contains("from the cache") == true,
+            "\(logged)")
+        #expect(logged.filter { $0.contains("from the cache") }.count == 1, "\(logged)")
         // A HEAD is answered from the stored GET, without a body.
         let head: APIResponse<Data> = try await api.request(route: api.route(.head, endpoint: "/fresh")).value
         #expect(head.cacheStatus == .hit && head.value.isEmpty)
