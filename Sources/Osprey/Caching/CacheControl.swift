@@ -8,14 +8,10 @@ package struct CacheControl: Sendable {
     package init(_ headers: HTTPHeaders) {
         for value in headers.values(for: "Cache-Control") {
             for item in Self.items(of: value) {
-                let parts = item.split(separator: "=", maxSplits: 1).map {
-                    $0.trimmingCharacters(in: .whitespaces)
-                }
-                guard let name = parts.first?.lowercased(), !name.isEmpty, directives[name] == nil else {
-                    continue
-                }
-                let argument = parts.count > 1 ? Self.unquoted(parts[1]) : nil
-                directives[name] = .some(argument)
+                let (rawName, rawArgument) = Self.nameAndArgument(of: item)
+                let name = rawName.lowercased()
+                guard !name.isEmpty, directives[name] == nil else { continue }
+                directives[name] = .some(rawArgument.map(Self.unquoted))
             }
         }
         // HTTP/1.0's `Pragma: no-cache` stands for `Cache-Control: no-cache` when there is none
@@ -42,42 +38,56 @@ package struct CacheControl: Sendable {
     var isPublic: Bool { has("public") }
     var onlyIfCached: Bool { has("only-if-cached") }
 
+    // Read scalar by scalar, never character by character: a mark that joins the next scalar
+    // into its character (U+0603 before `,`) must not hide a separator.
+
     /// Comma-separated items, commas inside quoted strings left alone.
     private static func items(of value: String) -> [String] {
         var items: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var quoted = false
         var escaped = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaped {
                 escaped = false
-            } else if quoted && character == "\\" {
+            } else if quoted && scalar == "\\" {
                 escaped = true
-            } else if character == "\"" {
+            } else if scalar == "\"" {
                 quoted.toggle()
-            } else if character == "," && !quoted {
-                items.append(current)
-                current = ""
+            } else if scalar == "," && !quoted {
+                items.append(String(current))
+                current = String.UnicodeScalarView()
                 continue
             }
-            current.append(character)
+            current.append(scalar)
         }
-        items.append(current)
+        items.append(String(current))
         return items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// An item's name and its argument, if any (split at the first `=`).
+    private static func nameAndArgument(of item: String) -> (String, String?) {
+        let scalars = item.unicodeScalars
+        guard let equals = scalars.firstIndex(of: "=") else { return (item, nil) }
+        return (
+            String(scalars[..<equals]).trimmingCharacters(in: .whitespaces),
+            String(scalars[scalars.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+        )
+    }
+
     private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
-        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return text }
+        var result = String.UnicodeScalarView()
         var escaped = false
-        for character in text.dropFirst().dropLast() {
-            if !escaped && character == "\\" {
+        for scalar in scalars.dropFirst().dropLast() {
+            if !escaped && scalar == "\\" {
                 escaped = true
                 continue
             }
             escaped = false
-            result.append(character)
+            result.append(scalar)
         }
-        return result
+        return String(result)
     }
 }

@@ -65,13 +65,8 @@ struct ResponseStreamTests {
 
     @Test("cancelling mid-stream closes the connection (the server sees it) and ends the reader")
     func cancel() async throws {
-        let server = try LoopbackServer()
+        let server = try Self.tickingServer()
         defer { server.stop() }
-        server.route("/endless") { _ in
-            .streaming { body in
-                while body.write("tick\n") { body.pause(for: 0.05) }
-            }
-        }
         let api = TestAPI(server)
         let stream = api.stream(route: api.get(endpoint: "/endless"))
         var iterator = stream.lines.makeAsyncIterator()
@@ -85,13 +80,8 @@ struct ResponseStreamTests {
 
     @Test("leaving the loop early stops the transfer")
     func leavingEarly() async throws {
-        let server = try LoopbackServer()
+        let server = try Self.tickingServer()
         defer { server.stop() }
-        server.route("/endless") { _ in
-            .streaming { body in
-                while body.write("tick\n") { body.pause(for: 0.05) }
-            }
-        }
         let api = TestAPI(server)
         var seen = 0
         for try await _ in api.stream(route: api.get(endpoint: "/endless")).lines {
@@ -100,6 +90,17 @@ struct ResponseStreamTests {
         }
         #expect(seen == 3)
         #expect(await server.waitUntilNoOpenConnections())
+    }
+
+    /// A server whose `/endless` writes `tick` lines every 50 ms until the client hangs up.
+    private static func tickingServer() throws -> LoopbackServer {
+        let server = try LoopbackServer()
+        server.route("/endless") { _ in
+            .streaming { body in
+                while body.write("tick\n") { body.pause(for: 0.05) }
+            }
+        }
+        return server
     }
 
     /// A server whose `/body` streams `count` pieces of `size` bytes as fast as the client takes them.

@@ -11,10 +11,10 @@ package enum SetCookie {
     /// from plain http. An already expired cookie is returned as such: it removes a stored one.
     package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
-        var pieces = line.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-        guard let pair = pieces.next(), let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = trimmed(pair[..<equals])
-        let value = trimmed(pair[pair.index(after: equals)...])
+        var pieces = split(line[...], at: ";").makeIterator()
+        guard let pair = pieces.next(), let (rawName, rawValue) = cut(pair, at: "=") else { return nil }
+        let name = trimmed(rawName)
+        let value = trimmed(rawValue)
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= maximumBytes,
             !hasControlCharacters(name), !hasControlCharacters(value)
         else { return nil }
@@ -75,7 +75,7 @@ package enum SetCookie {
     package static func splitJoined(_ value: String) -> [String] {
         var lines: [String] = []
         var current = ""
-        for piece in value.split(separator: ",", omittingEmptySubsequences: false) {
+        for piece in split(value[...], at: ",") {
             let startsCookie = startsNewCookie(piece)
             let inDate =
                 current.lowercased().range(of: #"expires=\s*[a-z]{3,9}$"#, options: .regularExpression) != nil
@@ -94,11 +94,10 @@ package enum SetCookie {
 
     /// Whether the text after a comma begins `name=`: a token, then `=`, before any `;`.
     private static func startsNewCookie(_ piece: Substring) -> Bool {
-        let text = piece.drop { $0 == " " || $0 == "\t" }
-        guard let equals = text.firstIndex(of: "="), text[..<equals].firstIndex(of: ";") == nil else {
+        guard let (before, _) = cut(piece, at: "="), !before.unicodeScalars.contains(";") else {
             return false
         }
-        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let name = before.trimmingCharacters(in: .whitespaces)
         return !name.isEmpty && HTTPToken.isValid(name)
     }
 
@@ -109,8 +108,24 @@ package enum SetCookie {
     }
 
     private static func split(_ attribute: Substring) -> (String, String) {
-        guard let equals = attribute.firstIndex(of: "=") else { return (trimmed(attribute), "") }
-        return (trimmed(attribute[..<equals]), trimmed(attribute[attribute.index(after: equals)...]))
+        guard let (key, value) = cut(attribute, at: "=") else { return (trimmed(attribute), "") }
+        return (trimmed(key), trimmed(value))
+    }
+
+    // Separators are found among Unicode scalars, never characters: a mark that joins the next
+    // scalar into its character (U+0603 before `;` is one character) must not hide a `;`, or a
+    // name could carry one back out in a `Cookie` header and forge a second cookie there.
+
+    /// `text` cut at every `separator`.
+    private static func split(_ text: Substring, at separator: Unicode.Scalar) -> [Substring] {
+        text.unicodeScalars.split(separator: separator, omittingEmptySubsequences: false).map(Substring.init)
+    }
+
+    /// `text` before and after its first `separator`, or nil without one.
+    private static func cut(_ text: Substring, at separator: Unicode.Scalar) -> (Substring, Substring)? {
+        let scalars = text.unicodeScalars
+        guard let index = scalars.firstIndex(of: separator) else { return nil }
+        return (Substring(scalars[..<index]), Substring(scalars[scalars.index(after: index)...]))
     }
 
     /// A `Max-Age` value: an optional `-` and digits only (RFC 6265 §5.2.2); huge ones saturate.

@@ -138,6 +138,20 @@ struct CookieJarTests {
         #expect(SetCookie.splitJoined(joined) == lines)
     }
 
+    @Test("a mark that joins the next scalar into one character does not hide a ; or a , (fuzzing found it)")
+    func separatorsInsideCharacters() throws {
+        let from = url("https://www.example.com/a/b")
+        let now = clock.now
+        // U+0603 joins the `;` after it into one character: read by characters, the name was
+        // "d\u{0603};", which a Cookie header would have sent back as a second cookie.
+        #expect(SetCookie.parse("d\u{0603};=/a", from: from, at: now) == nil)
+        let cookie = try #require(SetCookie.parse("x=1\u{0603};Path=/p", from: from, at: now))
+        #expect(cookie.value == "1\u{0603}" && cookie.path == "/p")
+        #expect(!cookie.value.unicodeScalars.contains(";"))
+        #expect(SetCookie.splitJoined("a=1\u{0603}, b=2") == ["a=1\u{0603}", "b=2"])
+        #expect(CacheControl(["Cache-Control": "max-age=60\u{0603},no-store"]).noStore)
+    }
+
     @Test(
         "cookie dates, read leniently (RFC 6265 §5.1.1)",
         arguments: [
