@@ -4,6 +4,10 @@
 //   OspreyMemoryProbe bomb|flood LIMIT_BYTES   prints one JSON report on stdout
 //   OspreyMemoryProbe serve                    the hostile server: prints its port, then serves
 //                                              until standard input closes
+//   OspreyMemoryProbe cache FOLDER URL         GETs URL through a disk HTTPCache in FOLDER and
+//                                              prints where the answer came from and its body
+//                                              (DiskCacheTests: a cache found again by a new
+//                                              process)
 //
 // The server runs in a second process, as a real one would: in the measured process its
 // unthrottled writer thread would compete for the same two cores and the same allocator, and
@@ -100,8 +104,29 @@ func startServer() throws -> (Process, port: Int) {
     return (process, port)
 }
 
+/// A client with nothing of its own: the probe's requests are absolute URLs.
+final class PlainAPI: AbstractAPI, @unchecked Sendable {}
+
+/// GETs `url` through a disk cache in `folder`, printing `network|hit|revalidated BODY`.
+func fetchThroughCache(folder: String, url: String) throws -> Never {
+    let api = PlainAPI(responseParser: JSONParser())
+    api.configuration.cache = try HTTPCache(folder: URL(fileURLWithPath: folder))
+    switch wait(api.request(route: .method(.get, url)) as Promise<APIResponse<String>>) {
+    case .success(let response):
+        let source = response.cacheStatus.map { "\($0)" } ?? "network"
+        FileHandle.standardOutput.write(Data("\(source) \(response.value)\n".utf8))
+        exit(0)
+    case .failure(let error):
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "serve" { try serve() }
+if arguments.count == 4, arguments[1] == "cache" {
+    try fetchThroughCache(folder: arguments[2], url: arguments[3])
+}
 guard arguments.count == 3, let limit = Int(arguments[2]), ["bomb", "flood"].contains(arguments[1]) else {
     FileHandle.standardError.write(Data("usage: OspreyMemoryProbe bomb|flood LIMIT_BYTES | serve\n".utf8))
     exit(2)

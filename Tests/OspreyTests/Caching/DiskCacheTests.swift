@@ -4,8 +4,8 @@ import Testing
 
 @testable import Osprey
 
-/// The cache in a folder: found again by a new cache on the folder (nothing but the folder is
-/// kept between launches), damaged entries dropped, the byte limit held.
+/// The cache in a folder: found again by a new cache on the folder and by a new process,
+/// damaged entries dropped, the byte limit held.
 @Suite("Caching: HTTPCache on disk")
 struct DiskCacheTests {
     private func folder() -> URL {
@@ -50,6 +50,39 @@ struct DiskCacheTests {
         let attributes = try FileManager.default.attributesOfItem(
             atPath: folder.appendingPathComponent(try #require(files.first)).path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test("a new process on the same folder is answered from the disk, without a request")
+    func newProcess() async throws {
+        #if os(Linux)
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let counter = Locked(0)
+            serve(server, counter: counter)
+            let folder = folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let url = server.url("/report").absoluteString
+            #expect(try await offPool { try Self.probe(folder: folder, url: url) } == "network report 1")
+            #expect(try await offPool { try Self.probe(folder: folder, url: url) } == "hit report 1")
+            #expect(counter.withLock { $0 } == 1)
+        #endif
+    }
+
+    /// What OspreyMemoryProbe, a process of its own, prints after fetching `url` through a disk
+    /// cache in `folder`.
+    private static func probe(folder: URL, url: String) throws -> String {
+        let process = Process()
+        process.executableURL = productsFolder().appendingPathComponent("OspreyMemoryProbe")
+        process.arguments = ["cache", folder.path, url]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Not read to the end: processes started meanwhile by other tests may have inherited
+        // the pipe's write end. The line is one short write, there once the probe has exited.
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(process.terminationStatus == 0, "the probe failed: \(text)")
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test(
