@@ -143,8 +143,9 @@ struct ServerSentEventsTests {
         defer { server.stop() }
         server.route("/feed") { _ in
             .streaming(headers: Self.eventStream) { body in
-                // 2.5 s of heartbeats against a 1 s idle timeout (a margin for a loaded machine).
-                for _ in 0..<25 {
+                // 4 s of heartbeats against a 2 s idle timeout: twice the timeout, with room for a
+                // loaded machine that delivers a piece late (a 1 s timeout flaked on URLSession).
+                for _ in 0..<40 {
                     body.write(": ping\n")
                     body.pause(for: 0.1)
                 }
@@ -154,7 +155,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         struct Payload: Decodable, Equatable { var n: Int }
         var iterator = api.events(
-            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 1),
+            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 2),
             reconnection: Self.quick
         ).makeAsyncIterator()
         let event = try await iterator.next()
