@@ -195,10 +195,6 @@ package struct CachedResponse: Sendable, Equatable {
 
     /// FNV-1a over the body: enough to tell a damaged entry from a sound one.
     package static func checksum(_ data: Data) -> UInt64 {
-        data.withUnsafeBytes { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return hash
-        }
+        data.withUnsafeBytes { FNV1a.hash($0) }
     }
 }

@@ -122,9 +122,7 @@ package final class DiskCacheStorage: CacheStorage {
 
     /// The file's name: a 64-bit FNV-1a hash of the key, in hex.
     static func fileName(for key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(key.utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex + suffix
     }
 

@@ -96,11 +96,6 @@ struct PartialDownload {
 
     /// A stable 64-bit FNV-1a hash of `text`, in hex: names the partial files of a folder download.
     static func fingerprint(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16)
+        String(FNV1a.hash(text.utf8), radix: 16)
     }
 }

@@ -8,44 +8,59 @@ import Testing
 /// damaged entries dropped, the byte limit held.
 @Suite("Caching: HTTPCache on disk")
 struct DiskCacheTests {
-    private func folder() -> URL {
+    private static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("osprey-cache-\(UUID().uuidString)")
     }
 
-    private func serve(_ server: LoopbackServer, counter: Locked<Int>) {
-        server.route("/report") { _ in
-            let number = counter.withLock { count in
-                count += 1
-                return count
-            }
-            return .text("report \(number)").adding(header: "Cache-Control", "max-age=600")
-                .adding(header: "X-Report", "\(number)")
-        }
-    }
+    /// A server whose `/report` answers `report N` (the N-th request it saw), fresh for ten
+    /// minutes, and a cache folder of the test's own.
+    final class ReportServer: Sendable {
+        let server: LoopbackServer
+        let folder = DiskCacheTests.folder()
+        private let counter = Locked(0)
 
-    private func fetch(_ server: LoopbackServer, cache: HTTPCache) async throws -> APIResponse<String> {
-        let api = TestAPI(server)
-        api.configuration.cache = cache
-        return try await api.request(route: api.get(endpoint: "/report")).value
+        init() throws {
+            server = try LoopbackServer()
+            server.route("/report") { [counter] _ in
+                let number = counter.withLock { count in
+                    count += 1
+                    return count
+                }
+                return .text("report \(number)").adding(header: "Cache-Control", "max-age=600")
+                    .adding(header: "X-Report", "\(number)")
+            }
+        }
+
+        /// How many requests reached `/report`.
+        var requestCount: Int { counter.withLock { $0 } }
+
+        /// `/report` through an API whose cache is `cache`.
+        func fetch(cache: HTTPCache) async throws -> APIResponse<String> {
+            let api = TestAPI(server)
+            api.configuration.cache = cache
+            return try await api.request(route: api.get(endpoint: "/report")).value
+        }
+
+        func stop() {
+            server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     @Test("a new cache on the same folder serves what an earlier one stored")
     func survivesRestart() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let counter = Locked(0)
-        serve(server, counter: counter)
-        let folder = folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await fetch(server, cache: HTTPCache(folder: folder))
+        let report = try ReportServer()
+        defer { report.stop() }
+        let folder = report.folder
+        let first = try await report.fetch(cache: HTTPCache(folder: folder))
         #expect(first.value == "report 1")
         let reopened = try HTTPCache(folder: folder)
         #expect(reopened.totalBytes > 0)
-        let again = try await fetch(server, cache: reopened)
+        let again = try await report.fetch(cache: reopened)
         #expect(again.value == "report 1" && again.cacheStatus == .hit)
         #expect(again.headers["X-Report"] == "1")
         #expect(again.headers["Content-Type"] == first.headers["Content-Type"])
-        #expect(counter.withLock { $0 } == 1)
+        #expect(report.requestCount == 1)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         let attributes = try FileManager.default.attributesOfItem(
             atPath: folder.appendingPathComponent(try #require(files.first)).path)
@@ -55,16 +70,13 @@ struct DiskCacheTests {
     @Test("a new process on the same folder is answered from the disk, without a request")
     func newProcess() async throws {
         #if os(Linux)
-            let server = try LoopbackServer()
-            defer { server.stop() }
-            let counter = Locked(0)
-            serve(server, counter: counter)
-            let folder = folder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let url = server.url("/report").absoluteString
+            let report = try ReportServer()
+            defer { report.stop() }
+            let folder = report.folder
+            let url = report.server.url("/report").absoluteString
             #expect(try await offPool { try Self.probe(folder: folder, url: url) } == "network report 1")
             #expect(try await offPool { try Self.probe(folder: folder, url: url) } == "hit report 1")
-            #expect(counter.withLock { $0 } == 1)
+            #expect(report.requestCount == 1)
         #endif
     }
 
@@ -89,13 +101,10 @@ struct DiskCacheTests {
         "a damaged entry is dropped and never served",
         arguments: ["truncated", "flipped", "garbage", "empty"])
     func damagedEntryDropped(damage: String) async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let counter = Locked(0)
-        serve(server, counter: counter)
-        let folder = folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await fetch(server, cache: HTTPCache(folder: folder))
+        let report = try ReportServer()
+        defer { report.stop() }
+        let folder = report.folder
+        _ = try await report.fetch(cache: HTTPCache(folder: folder))
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
         let file = folder.appendingPathComponent(name)
         var bytes = try Data(contentsOf: file)
@@ -106,11 +115,11 @@ struct DiskCacheTests {
         default: bytes = Data()
         }
         try bytes.write(to: file)
-        let answer = try await fetch(server, cache: HTTPCache(folder: folder))
+        let answer = try await report.fetch(cache: HTTPCache(folder: folder))
         #expect(answer.value == "report 2" && answer.cacheStatus == nil)
         // The fresh answer took the damaged entry's place.
         #expect(try Data(contentsOf: file) != bytes)
-        #expect(try await fetch(server, cache: HTTPCache(folder: folder)).value == "report 2")
+        #expect(try await report.fetch(cache: HTTPCache(folder: folder)).value == "report 2")
     }
 
     @Test("the folder stays within its byte limit, also when reopened with a smaller one")
@@ -119,7 +128,7 @@ struct DiskCacheTests {
         defer { server.stop() }
         let body = String(repeating: "y", count: 20_000)
         server.route("/blob/:n") { _ in .text(body).adding(header: "Cache-Control", "max-age=600") }
-        let folder = folder()
+        let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = try HTTPCache(folder: folder, maximumBytes: 70_000)
         let api = TestAPI(server)
