@@ -87,7 +87,7 @@ let package = Package(
             dependencies: ["OspreyFuzzTargets", "CFuzzing"],
             path: "Fuzz/Driver"
         ),
-        .testTarget(name: "PromisesTests", dependencies: ["Promises"]),
+        .testTarget(name: "PromisesTests", dependencies: ["Promises", "OspreyTesting"]),
         // One hostile transfer per process, for OspreyTests to measure its peak memory alone.
         .executableTarget(
             name: "OspreyMemoryProbe",

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTesting
 import Testing
 
 #if os(Linux)
@@ -46,7 +47,7 @@ import Testing
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
-            try process.run()
+            try ProcessLaunch.run(process)
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self), file.path)
@@ -215,7 +216,7 @@ import Testing
             process.standardInput = input
             process.standardOutput = output
             process.standardError = errors
-            try process.run()
+            try ProcessLaunch.run(process)
 
             func frame(_ json: String) -> Data {
                 var length = UInt64(json.utf8.count).littleEndian

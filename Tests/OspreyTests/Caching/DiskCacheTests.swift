@@ -88,7 +88,7 @@ struct DiskCacheTests {
         process.arguments = ["cache", folder.path, url]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.run(process)
         // Not read to the end: processes started meanwhile by other tests may have inherited
         // the pipe's write end. The line is one short write, there once the probe has exited.
         process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTesting
 import Testing
 
 /// The README's first command, `swift run osprey-demo`, as a test: the demo checks each of its
@@ -40,7 +41,7 @@ func run(productNamed name: String, arguments: [String] = []) throws -> (Int32, 
     let handle = try FileHandle(forWritingTo: log)
     process.standardOutput = handle
     process.standardError = handle
-    try process.run()
+    try ProcessLaunch.run(process)
     process.waitUntilExit()
     try handle.close()
     return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))

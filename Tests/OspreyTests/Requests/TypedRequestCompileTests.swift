@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTesting
 import Testing
 
 #if os(Linux)
@@ -33,7 +34,7 @@ import Testing
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
-            try process.run()
+            try ProcessLaunch.run(process)
             process.waitUntilExit()
             return (
                 process.terminationStatus,

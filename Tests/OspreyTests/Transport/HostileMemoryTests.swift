@@ -1,5 +1,6 @@
 import Foundation
 import Osprey
+import OspreyTesting
 import Testing
 
 /// A decompression bomb and an endless body against a size limit, each in a process of its own
@@ -40,7 +41,7 @@ struct HostileMemoryTests {
         process.arguments = [scenario, String(limit)]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.run(process)
         // Not read to the end: processes started meanwhile by other tests may have inherited
         // the pipe's write end. The report is one short write, there once the probe has exited.
         process.waitUntilExit()

@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import OspreyTesting
 
     /// Certificates made at test time with the `openssl` command line (a CA, a certificate for
     /// `localhost` signed by it, and an expired one), and HTTPS servers run by python3's standard
@@ -93,7 +94,7 @@
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
             servers.append(process)
             // The server prints its port once it listens.
             var line = Data()
@@ -153,7 +154,7 @@
             let output = Pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = output
-            try process.run()
+            try ProcessLaunch.run(process)
             servers.append(process)
             // Hypercorn logs "Running on http(s)://127.0.0.1:PORT (CTRL + C to quit)" once it listens.
             var log = ""
@@ -184,7 +185,7 @@
             process.currentDirectoryURL = folder
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
                 throw CocoaError(

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTesting
 import Testing
 
 #if os(Linux)
@@ -47,7 +48,7 @@ import Testing
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
-            try process.run()
+            try ProcessLaunch.run(process)
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Compilation(
