@@ -79,29 +79,21 @@ func serve() throws -> Never {
     server.route("/bomb") { _ in .gzipBomb(inflatedBytes: 1 << 30) }
     server.route("/flood") { _ in .text("").endlessBody() }
     FileHandle.standardOutput.write(Data("\(server.port)\n".utf8))
-    _ = FileHandle.standardInput.readDataToEndOfFile()
+    _ = ReadablePipe(descriptor: STDIN_FILENO).readToEnd()
     server.stop()
     exit(0)
 }
 
-func startServer() throws -> (Process, port: Int) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL
-    process.arguments = ["serve"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = Pipe()  // closed when this process exits, which stops the server
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-        let byte = output.fileHandleForReading.readData(ofLength: 1)
-        guard !byte.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
-        line.append(byte)
+func startServer() throws -> (ChildProcess, port: Int) {
+    // Its input is a pipe this process holds: closed when this process exits, which stops the server.
+    let server = try ChildProcess(
+        URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL.path, ["serve"], standardInput: .pipe,
+        standardOutput: .pipe)
+    let line = server.output?.read(until: "\n") ?? ""
+    guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw CocoaError(.fileReadCorruptFile)
     }
-    guard
-        let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    else { throw CocoaError(.fileReadCorruptFile) }
-    return (process, port)
+    return (server, port)
 }
 
 /// A client with nothing of its own: the probe's requests are absolute URLs.
@@ -155,6 +147,4 @@ let description: String =
 let report = Report(
     outcome: description, seconds: seconds, baselineBytes: baseline, peakBytes: max(peak, baseline))
 FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
-// Killed, not asked: a process started from a test runner's thread may block SIGTERM.
-kill(server.processIdentifier, SIGKILL)
-server.waitUntilExit()
+server.stop()

@@ -35,22 +35,16 @@ import Testing
                 "api-\(UUID().uuidString).swift")
             defer { try? FileManager.default.removeItem(at: file) }
             try source.write(to: file, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
-                modules.path,
-                // Osprey's module needs the module map of its C target (CCurl) on Linux.
-                "-I", buildFolder.appendingPathComponent("CCurl.build").path,
-                "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try ProcessLaunch.run(process)
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self), file.path)
+            let (status, output) = try ChildProcess.run(
+                "/usr/bin/env",
+                [
+                    "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
+                    modules.path,
+                    // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                    "-I", buildFolder.appendingPathComponent("CCurl.build").path,
+                    "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
+                ])
+            return (status, output, file.path)
         }
 
         /// Compiles `@API protocol P { member }` (the member on line 4), which must fail: the
@@ -208,15 +202,8 @@ import Testing
 
         @Test("the plugin answers every frame, writes nothing but frames, and exits when its input closes")
         func frames() throws {
-            let process = Process()
-            process.executableURL = Self.plugin
-            let input = Pipe()
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            try ProcessLaunch.run(process)
+            let plugin = try ChildProcess(Self.plugin.path, standardInput: .pipe, standardOutput: .pipe)
+            let input = try #require(plugin.input)
 
             func frame(_ json: String) -> Data {
                 var length = UInt64(json.utf8.count).littleEndian
@@ -232,13 +219,12 @@ import Testing
                     + #""declSyntax":{"kind":"declaration","source":"@API protocol P { @GET(\"/u/:id\") func f() async throws }","#
                     + #""location":{"fileID":"M/f.swift","fileName":"/f.swift","offset":10,"line":2,"column":1}}}}"#,
             ]
-            for request in requests { input.fileHandleForWriting.write(frame(request)) }
+            for request in requests { #expect(input.write(frame(request))) }
             // Half a header, then end of input: the plugin must simply exit.
-            input.fileHandleForWriting.write(Data([1, 0, 0]))
-            try input.fileHandleForWriting.close()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            #expect(input.write(Data([1, 0, 0])))
+            input.close()
+            let data = plugin.output?.readToEnd() ?? Data()
+            #expect(plugin.wait() == 0)
 
             var answers: [[String: Any]] = []
             var rest = data[...]

@@ -83,17 +83,9 @@ struct DiskCacheTests {
     /// What OspreyMemoryProbe, a process of its own, prints after fetching `url` through a disk
     /// cache in `folder`.
     private static func probe(folder: URL, url: String) throws -> String {
-        let process = Process()
-        process.executableURL = productsFolder().appendingPathComponent("OspreyMemoryProbe")
-        process.arguments = ["cache", folder.path, url]
-        let output = Pipe()
-        process.standardOutput = output
-        try ProcessLaunch.run(process)
-        // Not read to the end: processes started meanwhile by other tests may have inherited
-        // the pipe's write end. The line is one short write, there once the probe has exited.
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        try #require(process.terminationStatus == 0, "the probe failed: \(text)")
+        let (status, text) = try ChildProcess.run(
+            productsFolder().appendingPathComponent("OspreyMemoryProbe").path, ["cache", folder.path, url])
+        try #require(status == 0, "the probe failed: \(text)")
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -26,25 +26,9 @@ struct DemoTests {
     }
 }
 
-/// Runs an executable built beside the test bundle, its output going to a file (a pipe could be
-/// held open by processes other tests start meanwhile), and returns its exit status and output.
+/// Runs an executable built beside the test bundle and returns its exit status and output.
 func run(productNamed name: String, arguments: [String] = []) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = productsFolder().appendingPathComponent(name)
-    process.arguments = arguments
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "\(name)-\(UUID().uuidString).log")
-    guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
-    }
-    defer { try? FileManager.default.removeItem(at: log) }
-    let handle = try FileHandle(forWritingTo: log)
-    process.standardOutput = handle
-    process.standardError = handle
-    try ProcessLaunch.run(process)
-    process.waitUntilExit()
-    try handle.close()
-    return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+    try ChildProcess.run(productsFolder().appendingPathComponent(name).path, arguments)
 }
 
 /// Where SwiftPM put the package's executables: beside the test bundle.

@@ -23,23 +23,14 @@ import Testing
                 "typed-\(UUID().uuidString).swift")
             defer { try? FileManager.default.removeItem(at: file) }
             try ("import Osprey\n" + body).write(to: file, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                // Osprey's module needs the module map of its C target (CCurl) on Linux.
-                "-I", modules.deletingLastPathComponent().appendingPathComponent("CCurl.build").path,
-                file.path,
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try ProcessLaunch.run(process)
-            process.waitUntilExit()
-            return (
-                process.terminationStatus,
-                String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
-            )
+            return try ChildProcess.run(
+                "/usr/bin/env",
+                [
+                    "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
+                    // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                    "-I", modules.deletingLastPathComponent().appendingPathComponent("CCurl.build").path,
+                    file.path,
+                ])
         }
 
         @Test("an API with a base URL sends typed requests; one without does not compile")

@@ -36,18 +36,10 @@ struct HostileMemoryTests {
 
     /// Runs the probe and decodes its report.
     private static func run(_ scenario: String, limit: Int) throws -> Report {
-        let process = Process()
-        process.executableURL = productsFolder().appendingPathComponent("OspreyMemoryProbe")
-        process.arguments = [scenario, String(limit)]
-        let output = Pipe()
-        process.standardOutput = output
-        try ProcessLaunch.run(process)
-        // Not read to the end: processes started meanwhile by other tests may have inherited
-        // the pipe's write end. The report is one short write, there once the probe has exited.
-        process.waitUntilExit()
-        let data = output.fileHandleForReading.availableData
-        try #require(
-            process.terminationStatus == 0, "the probe failed: \(String(decoding: data, as: UTF8.self))")
-        return try JSONDecoder().decode(Report.self, from: data)
+        let (status, output) = try ChildProcess.run(
+            productsFolder().appendingPathComponent("OspreyMemoryProbe").path, [scenario, String(limit)],
+            standardError: .discard)
+        try #require(status == 0, "the probe failed: \(output)")
+        return try JSONDecoder().decode(Report.self, from: Data(output.utf8))
     }
 }

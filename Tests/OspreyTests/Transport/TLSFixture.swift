@@ -8,7 +8,7 @@
     final class TLSFixture: @unchecked Sendable {
         // @unchecked: a test makes and uses its fixture from one task at a time.
         let folder: URL
-        private var servers: [Process] = []
+        private var servers: [ChildProcess] = []
 
         var authority: URL { folder.appendingPathComponent("ca.pem") }
 
@@ -87,26 +87,15 @@
         func startServer(certificate name: String, redirect: String = "/", mode: ServerMode = .plain) throws
             -> Int
         {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "server.py", name, "server.key", redirect, mode.rawValue]
-            process.currentDirectoryURL = folder
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
-            servers.append(process)
+            let server = try ChildProcess(
+                "/usr/bin/env", ["python3", "server.py", name, "server.key", redirect, mode.rawValue],
+                directory: folder.path, standardOutput: .pipe)
+            servers.append(server)
             // The server prints its port once it listens.
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let more = output.fileHandleForReading.availableData
-                guard !more.isEmpty else { break }
-                line.append(more)
+            let line = server.output?.read(until: "\n") ?? ""
+            guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw CocoaError(.fileReadCorruptFile)
             }
-            guard
-                let port = Int(
-                    String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { throw CocoaError(.fileReadCorruptFile) }
             return port
         }
 
@@ -143,26 +132,18 @@
             let module = "app\(servers.count)"
             try app.write(
                 to: folder.appendingPathComponent("\(module).py"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: hypercorn)
             // No worker processes: killing this one process stops the server (a worker would
             // outlive it).
-            process.arguments =
+            let server = try ChildProcess(
+                hypercorn,
                 ["--workers", "0", "--bind", "127.0.0.1:0"]
-                + (tls ? ["--certfile", "server.pem", "--keyfile", "server.key"] : []) + ["\(module):app"]
-            process.currentDirectoryURL = folder
-            let output = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = output
-            try ProcessLaunch.run(process)
-            servers.append(process)
+                    + (tls ? ["--certfile", "server.pem", "--keyfile", "server.key"] : []) + [
+                        "\(module):app"
+                    ],
+                directory: folder.path, standardError: .pipe)
+            servers.append(server)
             // Hypercorn logs "Running on http(s)://127.0.0.1:PORT (CTRL + C to quit)" once it listens.
-            var log = ""
-            while !log.contains("(CTRL") {
-                let more = output.fileHandleForReading.availableData
-                guard !more.isEmpty else { break }
-                log += String(decoding: more, as: UTF8.self)
-            }
+            let log = server.errors?.read(until: "(CTRL") ?? ""
             guard let range = log.range(of: "://127.0.0.1:"),
                 let port = Int(log[range.upperBound...].prefix { $0.isNumber })
             else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: log]) }
@@ -170,26 +151,17 @@
         }
 
         func stop() {
-            for server in servers where server.isRunning {
-                // SIGKILL: the child may have inherited a signal mask that blocks SIGTERM.
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
+            for server in servers { server.stop() }
             try? FileManager.default.removeItem(at: folder)
         }
 
         private func run(_ tool: String, _ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [tool] + arguments
-            process.currentDirectoryURL = folder
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            let (status, output) = try ChildProcess.run(
+                "/usr/bin/env", [tool] + arguments, directory: folder.path)
+            guard status == 0 else {
                 throw CocoaError(
-                    .executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed"])
+                    .executableLoad,
+                    userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed: \(output)"])
             }
         }
 

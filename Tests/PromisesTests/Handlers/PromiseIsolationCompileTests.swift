@@ -40,19 +40,10 @@ import Testing
             let file = folder.appendingPathComponent("Snippet.swift")
             try source.write(to: file, atomically: true, encoding: .utf8)
 
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path,
-            ]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try ProcessLaunch.run(process)
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Compilation(
-                status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
+            let (status, output) = try ChildProcess.run(
+                "/usr/bin/env",
+                ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path])
+            return Compilation(status: status, output: output)
         }
 
         static func model(handler: String) -> String {
