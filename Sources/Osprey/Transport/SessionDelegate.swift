@@ -8,6 +8,14 @@ import Foundation
 /// from doing the things Osprey does itself (following redirects, answering challenges).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let registry = TaskRegistry()
+    /// The pins and the client identity (Apple platforms; elsewhere the transport refuses
+    /// options it cannot apply before a task exists).
+    let tls: TLSOptions
+
+    init(tls: TLSOptions) {
+        self.tls = tls
+        super.init()
+    }
 
     func urlSession(
         _ session: URLSession,
@@ -62,11 +70,48 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             registry.exchange(for: task)?.challengeWasCancelled()
             completionHandler(.cancelAuthenticationChallenge, nil)
         #else
-            // Darwin: as if this method were not implemented. Server trust is evaluated by the
-            // system; a 401 challenge (Basic, Digest, NTLM, Negotiate) finds no stored
-            // credential and the 401 is delivered; an optional client certificate is skipped.
-            // Cancelling here would cancel the task instead.
-            completionHandler(.performDefaultHandling, nil)
+            switch challenge.protectionSpace.authenticationMethod {
+            case NSURLAuthenticationMethodServerTrust
+            where !PublicKeyPin.normalized(tls.pinnedPublicKeys).isEmpty:
+                // The system's evaluation first, then the pins, on the server's own certificate
+                // (as libcurl checks them).
+                if let trust = challenge.protectionSpace.serverTrust,
+                    ServerTrust.passes(trust, pins: tls.pinnedPublicKeys)
+                {
+                    completionHandler(.useCredential, URLCredential(trust: trust))
+                } else {
+                    // Fail the exchange with what happened before the cancellation reaches it
+                    // as a plain "cancelled": no request byte has been sent.
+                    registry.exchange(for: task)?.fail { context in
+                        .transport(
+                            underlying: URLError(
+                                .secureConnectionFailed,
+                                userInfo: [
+                                    NSLocalizedDescriptionKey:
+                                        "the server's public key matches none of the pinned keys"
+                                ]),
+                            context: context)
+                    }
+                    completionHandler(.cancelAuthenticationChallenge, nil)
+                }
+            case NSURLAuthenticationMethodClientCertificate:
+                guard let identity = tls.clientIdentity else {
+                    // None configured: go on without one (the server decides).
+                    completionHandler(.performDefaultHandling, nil)
+                    return
+                }
+                completionHandler(
+                    .useCredential,
+                    URLCredential(
+                        identity: identity.identity, certificates: identity.intermediates,
+                        persistence: .forSession))
+            default:
+                // As if this method were not implemented. Server trust is evaluated by the
+                // system; a 401 challenge (Basic, Digest, NTLM, Negotiate) finds no stored
+                // credential and the 401 is delivered; an optional client certificate is
+                // skipped. Cancelling here would cancel the task instead.
+                completionHandler(.performDefaultHandling, nil)
+            }
         #endif
     }
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Security)
+    import Security
+#endif
+
 /// What a transport proves and checks in TLS beyond the system's defaults: a client certificate
 /// for mutual TLS, public keys the server must have, and the oldest TLS version accepted.
 ///
@@ -42,6 +46,12 @@ public struct TLSOptions: Sendable, Equatable {
     /// (``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:proxy:unixSockets:tls:)``).
     /// False trusts that file alone (a private PKI between services), and nothing at all without one.
     public var trustsSystemCertificates: Bool
+    #if canImport(Security)
+        /// Apple platforms: an identity (a certificate and its private key, from the keychain or
+        /// a PKCS #12 file) that ``URLSessionTransport`` presents to servers that ask for a client
+        /// certificate.
+        public var clientIdentity: ClientIdentity?
+    #endif
 
     /// Options; the defaults change nothing but require TLS 1.2 or later.
     /// - Parameters:
@@ -67,7 +77,54 @@ public struct TLSOptions: Sendable, Equatable {
 
     /// The pins as libcurl takes them: `sha256//<base64>;sha256//<base64>`; nil without pins.
     var curlPins: String? {
-        let pins = pinnedPublicKeys.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let pins = PublicKeyPin.normalized(pinnedPublicKeys)
         return pins.isEmpty ? nil : pins.map { "sha256//" + $0 }.joined(separator: ";")
     }
+
+    /// What ``URLSessionTransport`` cannot apply of these options on this platform, said so that
+    /// a request fails before any I/O instead of going out with less protection than asked
+    /// for; nil when it applies them all.
+    var unsupportedByURLSession: String? {
+        var missing: [String] = []
+        if clientCertificate != nil || clientKey != nil {
+            missing.append("a client certificate from PEM files")
+        }
+        if !trustsSystemCertificates { missing.append("trust roots other than the system's") }
+        #if canImport(FoundationNetworking)
+            if !PublicKeyPin.normalized(pinnedPublicKeys).isEmpty { missing.append("pinned public keys") }
+            if minimumVersion == .tls13 { missing.append("a minimum TLS version of 1.3") }
+        #endif
+        guard !missing.isEmpty else { return nil }
+        #if canImport(FoundationNetworking)
+            let platform = "on Linux (FoundationNetworking evaluates no server trust)"
+        #else
+            let platform = "(it applies pins, the minimum version and `clientIdentity`)"
+        #endif
+        return "URLSessionTransport cannot apply TLSOptions' \(missing.joined(separator: ", ")) \(platform): "
+            + "use CurlTransport"
+    }
 }
+
+#if canImport(Security)
+    /// A `SecIdentity` for mutual TLS with ``URLSessionTransport`` on Apple platforms (see
+    /// `TLSOptions.clientIdentity`).
+    public struct ClientIdentity: @unchecked Sendable, Equatable {
+        // Unchecked: a SecIdentity is an immutable Core Foundation object, safe to share.
+        /// The identity.
+        public let identity: SecIdentity
+        /// The certificates sent after the identity's own (intermediates), if the server needs them.
+        public let intermediates: [SecCertificate]
+
+        /// An identity, and the intermediate certificates to send with it.
+        public init(_ identity: SecIdentity, intermediates: [SecCertificate] = []) {
+            self.identity = identity
+            self.intermediates = intermediates
+        }
+
+        /// Whether both hold the same identity and intermediates.
+        public static func == (left: ClientIdentity, right: ClientIdentity) -> Bool {
+            CFEqual(left.identity, right.identity) && left.intermediates.count == right.intermediates.count
+                && zip(left.intermediates, right.intermediates).allSatisfy { CFEqual($0, $1) }
+        }
+    }
+#endif

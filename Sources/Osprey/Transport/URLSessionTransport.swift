@@ -4,6 +4,9 @@ import Promises
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+#if canImport(Security)
+    import Security
+#endif
 
 /// The default ``HTTPTransport``: one long-lived `URLSession` per transport, driven through
 /// delegate callbacks (not `data(for:)`, whose cancellation can deadlock on Linux).
@@ -25,6 +28,8 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
 
     /// The transport's cookies, or nil when it keeps none.
     public let cookies: CookieJar?
+    /// Why every request fails: TLS options this platform's URLSession cannot apply.
+    private let tlsRefusal: String?
 
     /// Creates a transport with its own session.
     /// - Parameters:
@@ -32,16 +37,29 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
     ///     Its cookie settings are replaced: cookies are `cookies`' business.
     ///   - cookies: Where the transport keeps cookies (RFC 6265, by Osprey's rules on every
     ///     platform): a jar of its own in memory by default; nil for none.
-    public init(configuration: URLSessionConfiguration = .ephemeral, cookies: CookieJar? = CookieJar()) {
-        let delegate = SessionDelegate()
+    ///   - tls: On Apple platforms, pinned public keys (checked after the system's trust
+    ///     evaluation), the oldest TLS version, and `TLSOptions.clientIdentity` for mutual TLS.
+    ///     What the platform cannot apply (any of it on Linux but the defaults; PEM client
+    ///     certificates and other trust roots everywhere) fails each request before any I/O
+    ///     with ``APIError/invalidRequest(reason:)`` saying so: use ``CurlTransport`` for those.
+    public init(
+        configuration: URLSessionConfiguration = .ephemeral, cookies: CookieJar? = CookieJar(),
+        tls: TLSOptions = TLSOptions()
+    ) {
+        let delegate = SessionDelegate(tls: tls)
         self.delegate = delegate
         self.cookies = cookies
+        tlsRefusal = tls.unsupportedByURLSession
         // URLSession's own cookie handling is off: on Linux it was seen sending a `Secure`
         // cookie over plain http, and keeping one that `Max-Age=0` removes.
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        #if !canImport(FoundationNetworking)
+            configuration.tlsMinimumSupportedProtocolVersion =
+                tls.minimumVersion == .tls13 ? .TLSv13 : .TLSv12
+        #endif
         session = URLSession(
             configuration: configuration, delegate: delegate,
             delegateQueue: .transportDelegateQueue(gate: gate))
@@ -59,6 +77,7 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
     /// private temporary file (URLSession must be able to read an upload again from its start),
     /// then uploaded from it with a `Content-Length`.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        if let tlsRefusal { return Promise(error: APIError.invalidRequest(reason: tlsRefusal)) }
         if let stream = request.bodyStream {
             return Promise { [self] in
                 try request.validate()

@@ -143,9 +143,10 @@ struct ServerSentEventsTests {
         defer { server.stop() }
         server.route("/feed") { _ in
             .streaming(headers: Self.eventStream) { body in
-                // 4 s of heartbeats against a 2 s idle timeout: twice the timeout, with room for a
-                // loaded machine that delivers a piece late (a 1 s timeout flaked on URLSession).
-                for _ in 0..<40 {
+                // 7.5 s of heartbeats against a 5 s idle timeout: more than the timeout, with room
+                // for a loaded machine that delivers a piece late (1 s and 2 s timeouts flaked on
+                // URLSession while the other suites ran their stress tests).
+                for _ in 0..<75 {
                     body.write(": ping\n")
                     body.pause(for: 0.1)
                 }
@@ -155,7 +156,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         struct Payload: Decodable, Equatable { var n: Int }
         var iterator = api.events(
-            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 2),
+            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 5),
             reconnection: Self.quick
         ).makeAsyncIterator()
         let event = try await iterator.next()
