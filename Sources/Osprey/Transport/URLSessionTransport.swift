@@ -56,6 +56,9 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        // Nor does it answer a 401 from a credential store (a caller's `.default` configuration
+        // would bring the shared one): Osprey authenticates with the headers the caller sets.
+        configuration.urlCredentialStorage = nil
         #if !canImport(FoundationNetworking)
             configuration.tlsMinimumSupportedProtocolVersion =
                 tls.minimumVersion == .tls13 ? .TLSv13 : .TLSv12

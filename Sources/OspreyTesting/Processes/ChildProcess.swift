@@ -177,6 +177,9 @@
             // Not atomic with the pipe's creation (pipe2 is a GNU extension Swift's Glibc does not
             // declare): a child started meanwhile closes it anyway, before its exec.
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            #if canImport(Darwin)
+                _ = fcntl(ends[1], F_SETNOSIGPIPE, 1)
+            #endif
             return (ends[0], ends[1])
         }
 
@@ -253,12 +256,31 @@
         deinit { close() }
 
         /// Writes all of `data`; false when the child no longer reads (it closed its end or
-        /// exited) or the pipe is closed.
+        /// exited) or the pipe is closed. Never raises SIGPIPE, which would end the test process.
         @discardableResult
         package func write(_ data: Data) -> Bool {
             lock.lock()
             defer { lock.unlock() }
             guard let descriptor else { return false }
+            #if os(Linux)
+                // A write to a pipe nobody reads raises SIGPIPE on the writing thread: block it
+                // here, and take the pending signal before unblocking (macOS marks the pipe
+                // F_SETNOSIGPIPE instead).
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                var previous = sigset_t()
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+                defer {
+                    var pending = sigset_t()
+                    sigpending(&pending)
+                    if sigismember(&pending, SIGPIPE) == 1 {
+                        var now = timespec()
+                        _ = sigtimedwait(&pipeSignal, nil, &now)
+                    }
+                    pthread_sigmask(SIG_SETMASK, &previous, nil)
+                }
+            #endif
             return data.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {

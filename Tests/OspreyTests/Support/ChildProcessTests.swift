@@ -83,6 +83,19 @@ import Testing
             #expect(cat.wait() == 128 + SIGKILL)
         }
 
+        @Test("writing to a child that has exited fails, without SIGPIPE ending this process")
+        func writeAfterExit() throws {
+            let child = try ChildProcess("/bin/true", standardInput: .pipe)
+            #expect(child.wait() == 0)
+            let input = try #require(child.input)
+            // More than a pipe holds, so that a write would block if anyone still read it.
+            #expect(!input.write(Data(count: 1 << 20)))
+            // The signal was taken, not left pending for this thread.
+            var pending = sigset_t()
+            sigpending(&pending)
+            #expect(sigismember(&pending, SIGPIPE) == 0)
+        }
+
         @Test("a read interrupted by a signal is tried again, not ended or crashed")
         func interruptedRead() throws {
             // A handler without SA_RESTART, so that the signal interrupts a blocked read (EINTR)
