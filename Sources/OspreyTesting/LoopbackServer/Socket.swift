@@ -14,12 +14,7 @@ import Foundation
 /// wake-up pipe, so that `stop()` can interrupt any wait at once.
 enum Socket {
     /// An error from a socket call, with the call's name and `errno`.
-    struct Failure: Error, CustomStringConvertible {
-        let call: String
-        let code: Int32
-
-        var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
-    }
+    typealias Failure = SystemCallFailure
 
     #if canImport(Darwin)
         private static let streamType = SOCK_STREAM

@@ -79,27 +79,24 @@
             case .discard, .output:
                 try actions.openNullDevice(as: STDIN_FILENO, flags: O_RDONLY)
             }
+            /// A pipe from the child's `target` (standard output or error) to this process.
+            func readablePipe(as target: Int32) throws -> ReadablePipe {
+                let (read, write) = try Self.makePipe()
+                let pipe = ReadablePipe(descriptor: read)
+                childEnds.append(write)
+                try actions.duplicate(write, as: target)
+                return pipe
+            }
             var output: ReadablePipe?
             switch standardOutput {
-            case .pipe:
-                let (read, write) = try Self.makePipe()
-                output = ReadablePipe(descriptor: read)
-                childEnds.append(write)
-                try actions.duplicate(write, as: STDOUT_FILENO)
-            case .discard, .output:
-                try actions.openNullDevice(as: STDOUT_FILENO, flags: O_WRONLY)
+            case .pipe: output = try readablePipe(as: STDOUT_FILENO)
+            case .discard, .output: try actions.openNullDevice(as: STDOUT_FILENO, flags: O_WRONLY)
             }
             var errors: ReadablePipe?
             switch standardError {
-            case .pipe:
-                let (read, write) = try Self.makePipe()
-                errors = ReadablePipe(descriptor: read)
-                childEnds.append(write)
-                try actions.duplicate(write, as: STDERR_FILENO)
-            case .output:
-                try actions.duplicate(STDOUT_FILENO, as: STDERR_FILENO)
-            case .discard:
-                try actions.openNullDevice(as: STDERR_FILENO, flags: O_WRONLY)
+            case .pipe: errors = try readablePipe(as: STDERR_FILENO)
+            case .output: try actions.duplicate(STDOUT_FILENO, as: STDERR_FILENO)
+            case .discard: try actions.openNullDevice(as: STDERR_FILENO, flags: O_WRONLY)
             }
             if let directory { try actions.changeDirectory(to: directory) }
             try actions.closeDescriptorsAboveStandardStreams(attributes: &attributes)
@@ -184,12 +181,7 @@
         }
 
         /// A system call that failed, with its error number.
-        package struct Failure: Error, CustomStringConvertible {
-            package let call: String
-            package let code: Int32
-
-            package var description: String { "\(call): \(String(cString: strerror(code)))" }
-        }
+        package typealias Failure = SystemCallFailure
     }
 
     /// The read end of a pipe from a child.
