@@ -181,12 +181,12 @@ struct CancellationAndTimeoutTests {
     func idleVersusDeadline() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        // 8 bytes 0.3 s apart: 2.1 s in all, longer than the 1 s idle timeout, which only
-        // passes if every byte restarts it.
+        // 8 bytes 0.3 s apart: 2.1 s in all, longer than the 1.5 s idle timeout, which only
+        // passes if every byte restarts it (1.2 s of slack per gap for a busy machine).
         server.route("/drip") { _ in .text("abcdefgh").dripping(chunkSize: 1, every: 0.3) }
         let api = TestAPI(server)
         let dripped: String = try await api.request(
-            route: api.get(endpoint: "/drip"), parameters: URLParameters(timeout: 1)
+            route: api.get(endpoint: "/drip"), parameters: URLParameters(timeout: 1.5)
         )
         .value
         #expect(dripped == "abcdefgh")

@@ -13,13 +13,13 @@ struct CurlConnectionTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         // About 38 head bytes 0.1 s apart (nearly 4 s, never a whole line for long) against a
-        // 0.5 s idle timeout.
+        // 1.5 s idle timeout.
         let response = LoopbackServer.Response(body: Data("[1]".utf8)).drippingHeadBytes(every: 0.1)
         server.route("/dripped") { _ in response }
         let api = TestAPI(server)
         let result = await
             (api.request(
-                route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 0.5))
+                route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 1.5))
             as Promise<[Int]>).result
         if TestTransport.isURLSession {
             guard case .failure(APIError.timedOut) = result else {
