@@ -26,7 +26,7 @@ struct CachingArticleTests {
                 return LoopbackServer.Response(status: 304)
             }
             return .json(#"[{"name": "kettle"}]"#).adding(header: "ETag", "\"p1\"")
-                .adding(header: "Cache-Control", "max-age=60")
+                .adding(header: "Cache-Control", "max-age=3600")
         }
         let api = CatalogAPI(responseParser: JSONParser())
         api.baseURL = server.baseURL.absoluteString

@@ -51,7 +51,7 @@ struct HTTPCacheTests {
         let server = try CountingServer()
         defer { server.stop() }
         server.route("/fresh") { _, number in
-            .text("answer \(number)").adding(header: "Cache-Control", "max-age=60")
+            .text("answer \(number)").adding(header: "Cache-Control", "max-age=3600")
         }
         let api = api(server, cache: HTTPCache())
         let lines = Locked<[String]>([])
@@ -110,17 +110,17 @@ struct HTTPCacheTests {
                 return LoopbackServer.Response(status: 304)
             }
             return .text("dated").adding(header: "Last-Modified", modified).adding(
-                header: "Cache-Control", "max-age=60")
+                header: "Cache-Control", "max-age=3600")
         }
         let clock = Locked(Date())
         let api = api(server, cache: HTTPCache(maximumBytes: 1 << 20, now: { clock.withLock { $0 } }))
         _ = try await get(api, "/dated")
         #expect(try await get(api, "/dated").cacheStatus == .hit)
-        clock.withLock { $0 += 61 }
+        clock.withLock { $0 += 3601 }
         let stale = try await get(api, "/dated")
         #expect(stale.value == "dated" && stale.cacheStatus == .revalidated)
         #expect(server.requests("/dated").last?.value(forHeader: "If-Modified-Since") == modified)
-        // Refreshed by the 304: fresh again for another minute.
+        // Refreshed by the 304: fresh again for another hour.
         #expect(try await get(api, "/dated").cacheStatus == .hit)
         #expect(server.requests("/dated").count == 2)
     }
@@ -131,7 +131,7 @@ struct HTTPCacheTests {
         defer { server.stop() }
         server.route("/greeting") { request, _ in
             let language = request.value(forHeader: "Accept-Language") ?? "none"
-            return .text("hello in \(language)").adding(header: "Cache-Control", "max-age=60")
+            return .text("hello in \(language)").adding(header: "Cache-Control", "max-age=3600")
                 .adding(header: "Vary", "Accept-Language")
         }
         let api = api(server, cache: HTTPCache())
@@ -147,14 +147,14 @@ struct HTTPCacheTests {
     @Test(
         "no-store, Vary: * and Set-Cookie are never stored",
         arguments: [
-            ("Cache-Control", "no-store, max-age=60"), ("Vary", "*"), ("Set-Cookie", "session=1"),
+            ("Cache-Control", "no-store, max-age=3600"), ("Vary", "*"), ("Set-Cookie", "session=1"),
         ])
     func neverStored(header: String, value: String) async throws {
         let server = try CountingServer()
         defer { server.stop() }
         server.route("/private") { _, number in
             var response = LoopbackServer.Response.text("answer \(number)").adding(header: header, value)
-            if header != "Cache-Control" { response = response.adding(header: "Cache-Control", "max-age=60") }
+            if header != "Cache-Control" { response = response.adding(header: "Cache-Control", "max-age=3600") }
             return response
         }
         let cache = HTTPCache()
@@ -171,7 +171,7 @@ struct HTTPCacheTests {
         defer { server.stop() }
         server.route("/old") { _, _ in .redirect(302, to: "/new") }
         server.route("/new") { _, number in
-            .text("new \(number)").adding(header: "Cache-Control", "max-age=60")
+            .text("new \(number)").adding(header: "Cache-Control", "max-age=3600")
         }
         let api = api(server, cache: HTTPCache())
         _ = try await get(api, "/old")
@@ -186,10 +186,10 @@ struct HTTPCacheTests {
         defer { server.stop() }
         server.route("/mine") { request, number in
             .text("\(request.value(forHeader: "Authorization") ?? "nobody") \(number)")
-                .adding(header: "Cache-Control", "max-age=60")
+                .adding(header: "Cache-Control", "max-age=3600")
         }
         server.route("/shared") { _, number in
-            .text("shared \(number)").adding(header: "Cache-Control", "public, max-age=60")
+            .text("shared \(number)").adding(header: "Cache-Control", "public, max-age=3600")
         }
         let api = api(server, cache: HTTPCache())
         let alice: HTTPHeaders = ["Authorization": "Bearer alice"]
@@ -209,7 +209,7 @@ struct HTTPCacheTests {
         server.route("/items") { request, number in
             request.method == "POST"
                 ? .text("created", status: 201)
-                : .text("items \(number)").adding(header: "Cache-Control", "max-age=60")
+                : .text("items \(number)").adding(header: "Cache-Control", "max-age=3600")
         }
         let api = api(server, cache: HTTPCache())
         _ = try await get(api, "/items")
@@ -227,7 +227,7 @@ struct HTTPCacheTests {
             if request.value(forHeader: "If-None-Match") == "\"d\"" {
                 return LoopbackServer.Response(status: 304)
             }
-            return .text("doc \(number)").adding(header: "Cache-Control", "max-age=60").adding(
+            return .text("doc \(number)").adding(header: "Cache-Control", "max-age=3600").adding(
                 header: "ETag", "\"d\"")
         }
         let api = api(server, cache: HTTPCache())
@@ -252,7 +252,7 @@ struct HTTPCacheTests {
         let server = try CountingServer()
         defer { server.stop() }
         let body = String(repeating: "x", count: 10_000)
-        server.route("/blob/:n") { _, _ in .text(body).adding(header: "Cache-Control", "max-age=60") }
+        server.route("/blob/:n") { _, _ in .text(body).adding(header: "Cache-Control", "max-age=3600") }
         let cache = HTTPCache(maximumBytes: 35_000)
         let api = api(server, cache: cache)
         for index in 0..<6 {
