@@ -139,18 +139,19 @@ struct MultipartFileTests {
     @Test("an upload that keeps sending is not idle: it outlasts an idle timeout shorter than it")
     func uploadProgressIsActivity() async throws {
         // 56 MiB read at 2 MiB/s takes about 28 s, well beyond the kernel buffers; the idle
-        // timeout is 10 s. Counted from the request's start to the response, it would fire.
+        // timeout is 14 s. Counted from the request's start to the response, it would fire.
         // (Not much shorter: once the last bytes sit in the kernel's send buffer, up to 4 MiB,
         // nothing is sent until the server has read them, and with other suites running at
         // once a file-body upload was seen to pause for up to 2.8 s, and for more than 5 s
-        // under ThreadSanitizer.)
+        // under ThreadSanitizer; 10 s was once too short on URLSessionTransport with eight
+        // busy loops beside the suites on two cores.)
         let server = try LoopbackServer(configuration: .init(readRateLimit: 2 * 1024 * 1024))
         defer { server.stop() }
         server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 204) }
         let large = folder.appendingPathComponent("steady.bin")
         try Data(repeating: 0x33, count: 56 * 1024 * 1024).write(to: large)
         let api = TestAPI(server)
-        api.configuration.timeout = 10
+        api.configuration.timeout = 14
         let upload: Promise<Void> = api.request(
             route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
         try await upload.value
