@@ -61,6 +61,9 @@ struct OspreyStyleTests {
         defer { server.stop() }
         server.route("/products/:id") { _ in LoopbackServer.Response.json("{}").delayingHead(by: 3600) }
         let catalog = OspreyStyle.CatalogAPI(baseURL: server.baseURL.absoluteString)
+        // Only the cancellation may end it: a busy runner can hold the test past the default
+        // one-minute idle timeout before it gets to cancel.
+        catalog.configuration.timeout = 600
         let promise = catalog.product(id: 1)
         #expect(await server.waitForRequests(count: 1))
         promise.cancel()

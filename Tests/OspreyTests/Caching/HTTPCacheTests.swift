@@ -154,7 +154,9 @@ struct HTTPCacheTests {
         defer { server.stop() }
         server.route("/private") { _, number in
             var response = LoopbackServer.Response.text("answer \(number)").adding(header: header, value)
-            if header != "Cache-Control" { response = response.adding(header: "Cache-Control", "max-age=3600") }
+            if header != "Cache-Control" {
+                response = response.adding(header: "Cache-Control", "max-age=3600")
+            }
             return response
         }
         let cache = HTTPCache()

@@ -13,6 +13,11 @@ final class TestAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
         baseURL = server.baseURL(host: host).absoluteString
         super.init(responseParser: parser, transport: transport ?? TestTransport.make())
         responseQueue = DispatchQueue(label: "test.api.response")
+        // Ten minutes without progress instead of one: many tests hold a response (for an hour)
+        // and then cancel it, and a busy runner (ThreadSanitizer, the suites side by side on two
+        // cores) was seen to hold a test for over a minute between two lines, so the request
+        // timed out first. Tests of timeouts set their own.
+        configuration.timeout = 600
     }
 
     /// Returns once the work queued on the request queue so far has run.

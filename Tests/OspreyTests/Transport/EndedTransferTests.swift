@@ -68,8 +68,9 @@ struct IsolatedTransferTests {
         api.configuration.maximumResponseBytes = 1 << 20
         // FoundationNetworking inflates the bomb on the work queue all transfers share, which
         // holds the others up for about a second (two to three before the fix; the proof that
-        // Osprey's own queues never wait is ExchangeCancellationTests). A hang would time out.
-        api.configuration.timeout = 10
+        // Osprey's own queues never wait is ExchangeCancellationTests). A hang would time out
+        // (after 30 s: 10 was once too short under ThreadSanitizer on a busy machine).
+        api.configuration.timeout = 30
 
         let drip: Promise<String> = api.request(route: api.get(endpoint: "/drip"))
         #expect(await server.waitForRequests(count: 1))
