@@ -2,7 +2,8 @@ import Foundation
 
 /// Writes a ``BodyStream`` to a private temporary file, for a transport that can only upload a
 /// body it can read again from the start (URLSession): memory stays bounded, and the request
-/// goes out with a `Content-Length` once the whole body is on disk.
+/// goes out once the whole body is on disk (on Linux with a `Content-Length` up to 8 MiB,
+/// chunked beyond: see `Exchange.carrying(_:in:)`).
 enum BodyStreamSpool {
     /// The file holding the body's bytes; the caller removes it.
     /// - Throws: What stopped the sequence, a length it did not keep, ``BodyStreamConsumed``, or

@@ -44,6 +44,8 @@ final class Exchange: Sendable {
         var headArrived: DispatchTime?
         /// Body bytes sent on this hop, as URLSession reported them.
         var bodySent: Int64 = 0
+        /// The length of this hop's body when URLSession cannot tell it (a stream).
+        var uploadLength: Int64?
         /// What URLSession measured of this hop (Apple platforms only).
         var collected: RequestMetrics?
     }
@@ -99,12 +101,27 @@ final class Exchange: Sendable {
         // A body file is uploaded from disk; a redirect that turned the request into a GET has
         // dropped its body, and with it the file.
         let keepsBody = request.httpMethod != "GET" && request.httpMethod != "HEAD"
-        let task: URLSessionDataTask =
+        var uploadLength: Int64?
+        let task: URLSessionDataTask
+        #if canImport(FoundationNetworking)
+            // Never a file task on Linux: see `carrying(_:in:)`.
             if let file = original.bodyFileURL, keepsBody {
-                session.uploadTask(with: request, fromFile: file)
+                if let (carrying, length) = Self.carrying(file, in: request) {
+                    uploadLength = length
+                    task = session.dataTask(with: carrying)
+                } else {
+                    task = session.uploadTask(with: request, fromFile: file)
+                }
             } else {
-                session.dataTask(with: request)
+                task = session.dataTask(with: request)
             }
+        #else
+            if let file = original.bodyFileURL, keepsBody {
+                task = session.uploadTask(with: request, fromFile: file)
+            } else {
+                task = session.dataTask(with: request)
+            }
+        #endif
         // Registered before it can be cancelled, so that its completion always finds the
         // exchange and the registry never keeps a finished task.
         registry.register(task, for: self)
@@ -122,6 +139,7 @@ final class Exchange: Sendable {
             state.hopStarted = .now()
             state.headArrived = nil
             state.bodySent = 0
+            state.uploadLength = uploadLength
             state.collected = nil
             return true
         }
@@ -262,11 +280,12 @@ final class Exchange: Sendable {
 
     /// Body bytes went out: the exchange is making progress, whatever the server says later.
     func sentBodyData(total: Int64, expected: Int64) {
-        state.withLock { state in
+        let known = state.withLock { state -> Int64? in
             state.lastActivity = .now()
             state.bodySent = total
+            return state.uploadLength
         }
-        original.progress?(.upload, total, expected > 0 ? expected : nil)
+        original.progress?(.upload, total, expected > 0 ? expected : known)
     }
 
     func received(_ data: Data) {
