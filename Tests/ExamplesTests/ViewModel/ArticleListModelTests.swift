@@ -165,7 +165,7 @@ struct ArticleListModelTests {
             } onChange: {
                 resolver.fulfill(())
             }
-            try await changed.timeout(10).value
+            try await changed.timeout(60).value
         }
     }
 }
