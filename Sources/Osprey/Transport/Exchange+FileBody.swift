@@ -30,6 +30,9 @@ import Foundation
             }
             guard let stream = InputStream(url: file) else { return nil }
             request.httpBodyStream = stream
+            // libcurl adds chunked framing to a stream: a caller's own length beside it would make
+            // a request with both, which servers and proxies may read differently.
+            request.setValue(nil, forHTTPHeaderField: "Content-Length")
             return (request, size.int64Value)
         }
     }
