@@ -177,7 +177,10 @@ struct BearerAuthenticatorTests {
         }
         // Every request has had its 401 and is about to wait for the refresh; the barriers let
         // their next attempts reach the authenticator.
-        try await allRefused.value
+        // Bounded: a request whose adapter ran after the first 401 waits for the refresh
+        // without reaching the server, so the ten 401s never come (seen once in a fresh-clone
+        // run on URLSessionTransport, which hung the suite); that must fail, not hang.
+        try await allRefused.timeout(60).value
         await api.drainRequestQueue()
         await api.drainRequestQueue()
         issuer.reject(RefreshFailed())
