@@ -29,6 +29,9 @@ enum SetCookieTarget {
         for text in [cookie.name, cookie.value] {
             precondition(!text.utf8.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }, text.debugDescription)
         }
+        // No `;` byte, nor a character canonically equal to one (U+037E, which normalizing turns
+        // into `;`): either would split the `Cookie` header the cookie goes back out in.
+        precondition(!cookie.name.utf8.contains(0x3B) && !cookie.value.utf8.contains(0x3B))
         precondition(!cookie.name.contains(";") && !cookie.value.contains(";"))
         precondition(cookie.domain == "www.example.com" || "www.example.com".hasSuffix("." + cookie.domain))
         precondition(cookie.domain.contains("."))

@@ -7,8 +7,8 @@ package enum SetCookie {
     static let maximumBytes = 4096
 
     /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
-    /// first pair, an empty name, too large, a `Domain` the URL's host is not in, or `Secure`
-    /// from plain http. An already expired cookie is returned as such: it removes a stored one.
+    /// first pair, an empty name, too large, a control character or a look-alike of `;` in its
+    /// name or value, a `Domain` the URL's host is not in, or `Secure` from plain http. An already expired cookie is returned as such: it removes a stored one.
     package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var pieces = split(line[...], at: ";").makeIterator()
@@ -16,7 +16,8 @@ package enum SetCookie {
         let name = trimmed(rawName)
         let value = trimmed(rawValue)
         guard !name.isEmpty, name.utf8.count + value.utf8.count <= maximumBytes,
-            !hasControlCharacters(name), !hasControlCharacters(value)
+            !hasControlCharacters(name), !hasControlCharacters(value),
+            !hasSeparatorLookalike(name), !hasSeparatorLookalike(value)
         else { return nil }
 
         var expires: Date?
@@ -105,6 +106,14 @@ package enum SetCookie {
     /// the request).
     private static func hasControlCharacters(_ text: String) -> Bool {
         text.utf8.contains { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F }
+    }
+
+    /// A character canonically equivalent to `;` (U+037E GREEK QUESTION MARK, which NFC and NFD
+    /// both turn into `;`). It is no separator here (the line is cut at scalars), but a server or
+    /// proxy that normalizes the `Cookie` header sent back would read one there, and a cookie
+    /// could forge another. `String.contains` compares characters under canonical equivalence.
+    private static func hasSeparatorLookalike(_ text: String) -> Bool {
+        text.contains(";")
     }
 
     private static func split(_ attribute: Substring) -> (String, String) {

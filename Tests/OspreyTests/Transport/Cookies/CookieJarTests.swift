@@ -152,6 +152,23 @@ struct CookieJarTests {
         #expect(CacheControl(["Cache-Control": "max-age=60\u{0603},no-store"]).noStore)
     }
 
+    @Test("a character canonically equal to ; (U+037E) in a name or value drops the cookie (fuzzed)")
+    func semicolonLookalike() throws {
+        let from = url("https://www.example.com/a/b")
+        let now = clock.now
+        // Normalized (NFC or NFD) by a server or proxy, U+037E becomes `;`: "a=1\u{037E}b=2" would
+        // come back as two cookies.
+        #expect(SetCookie.parse("a=1\u{037E}b=2", from: from, at: now) == nil)
+        #expect(SetCookie.parse("a\u{037E}b=2; Path=/", from: from, at: now) == nil)
+        #expect("\u{037E}".precomposedStringWithCanonicalMapping == ";")
+        // The line the fuzzer found: invalid UTF-8 around the same two bytes (CD BE).
+        let bytes: [UInt8] = [0x62, 0x3D, 0x2F, 0x90, 0x9A, 0x8C, 0xDF, 0xCD, 0xBE, 0xCE, 0xDF, 0x4F]
+        #expect(SetCookie.parse(String(decoding: bytes, as: UTF8.self), from: from, at: now) == nil)
+        // A full-width semicolon is not canonically `;` (only under NFKC): it stays a value.
+        let wide = try #require(SetCookie.parse("a=1\u{FF1B}b=2", from: from, at: now))
+        #expect(wide.value == "1\u{FF1B}b=2")
+    }
+
     @Test(
         "cookie dates, read leniently (RFC 6265 §5.1.1)",
         arguments: [
