@@ -143,10 +143,13 @@ struct ServerSentEventsTests {
         defer { server.stop() }
         server.route("/feed") { _ in
             .streaming(headers: Self.eventStream) { body in
-                // 7.5 s of heartbeats against a 5 s idle timeout: more than the timeout, with room
-                // for a loaded machine that delivers a piece late (1 s and 2 s timeouts flaked on
-                // URLSession while the other suites ran their stress tests).
-                for _ in 0..<75 {
+                // A heartbeat every 0.1 s for 15 s (on this clock, however slowly the loop runs)
+                // against a 10 s idle timeout: the stream outlasts the timeout by half, and only
+                // a gap of 10 s between two heartbeats fails it. 5 s against 7.5 s of heartbeats
+                // failed on a CI machine that ran the suites four times slower than this one
+                // (1 s and 2 s timeouts had flaked before).
+                let started = DispatchTime.now().uptimeNanoseconds
+                while DispatchTime.now().uptimeNanoseconds - started < 15_000_000_000 {
                     body.write(": ping\n")
                     body.pause(for: 0.1)
                 }
@@ -156,7 +159,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         struct Payload: Decodable, Equatable { var n: Int }
         var iterator = api.events(
-            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 5),
+            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 10),
             reconnection: Self.quick
         ).makeAsyncIterator()
         let event = try await iterator.next()
