@@ -181,15 +181,16 @@ struct CancellationAndTimeoutTests {
     func idleVersusDeadline() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        // 8 bytes 0.3 s apart: 2.1 s in all, longer than the 1.5 s idle timeout, which only
-        // passes if every byte restarts it (1.2 s of slack per gap for a busy machine).
-        server.route("/drip") { _ in .text("abcdefgh").dripping(chunkSize: 1, every: 0.3) }
+        // 12 bytes 0.5 s apart: 5.5 s in all, longer than the 4 s idle timeout, which only
+        // passes if every byte restarts it (3.5 s of slack per gap: a CI machine four times
+        // slower than this one once left a 5 s gap in a stream).
+        server.route("/drip") { _ in .text("abcdefghijkl").dripping(chunkSize: 1, every: 0.5) }
         let api = TestAPI(server)
         let dripped: String = try await api.request(
-            route: api.get(endpoint: "/drip"), parameters: URLParameters(timeout: 1.5)
+            route: api.get(endpoint: "/drip"), parameters: URLParameters(timeout: 4)
         )
         .value
-        #expect(dripped == "abcdefgh")
+        #expect(dripped == "abcdefghijkl")
         api.configuration.deadline = 0.6
         let limited: Promise<String> = api.request(route: api.get(endpoint: "/drip"))
         guard case .timedOut = try #require(await limited.apiError) else {

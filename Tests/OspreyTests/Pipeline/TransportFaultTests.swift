@@ -31,15 +31,15 @@ struct TransportFaultTests {
     func drippedHead() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        // About 24 lines, 0.15 s apart: 3.6 s for the whole head, against a 1.5 s idle timeout
+        // About 24 lines, 0.3 s apart: 7.2 s for the whole head, against a 4 s idle timeout
         // (long enough that a busy machine's late line is not a timeout for libcurl).
         var response = LoopbackServer.Response.json(#"[1]"#)
         for index in 0..<20 { response = response.adding(header: "X-Line-\(index)", "\(index)") }
-        let dripped = response.drippingHead(every: 0.15)
+        let dripped = response.drippingHead(every: 0.3)
         server.route("/dripped") { _ in dripped }
         let api = TestAPI(server)
         let promise: Promise<[Int]> = api.request(
-            route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 1.5))
+            route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 4))
         let result = await promise.result
         #if os(Linux)
             if TestTransport.isURLSession {

@@ -12,14 +12,14 @@ struct CurlConnectionTests {
     func headDrippedByBytes() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        // About 38 head bytes 0.1 s apart (nearly 4 s, never a whole line for long) against a
-        // 1.5 s idle timeout.
-        let response = LoopbackServer.Response(body: Data("[1]".utf8)).drippingHeadBytes(every: 0.1)
+        // About 38 head bytes 0.15 s apart (nearly 6 s, never a whole line for long) against a
+        // 4 s idle timeout: a busy machine's late byte is not a timeout.
+        let response = LoopbackServer.Response(body: Data("[1]".utf8)).drippingHeadBytes(every: 0.15)
         server.route("/dripped") { _ in response }
         let api = TestAPI(server)
         let result = await
             (api.request(
-                route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 1.5))
+                route: api.get(endpoint: "/dripped"), parameters: URLParameters(timeout: 4))
             as Promise<[Int]>).result
         if TestTransport.isURLSession {
             guard case .failure(APIError.timedOut) = result else {
