@@ -159,8 +159,19 @@ struct BearerAuthenticatorTests {
 
     @Test("ten requests rejected together whose one refresh fails all fail with its error; none hangs")
     func parallelRefreshFailure() async throws {
-        let server = try server(accepting: "fresh")
+        // As in the single-flight test, the server holds its 401s until all ten requests were
+        // adapted with the stale token: otherwise a request adapted after the first 401 came back
+        // waits for the refresh without reaching the server, and the tenth 401 never comes (seen
+        // in a fresh-clone run on URLSessionTransport, which sends ten requests slowly).
+        let staleAdapted = DispatchGroup()
+        for _ in 0..<10 { staleAdapted.enter() }
+        let staleCount = Locked(0)
+        let server = try LoopbackServer()
         defer { server.stop() }
+        server.route("GET", "/items/:id") { _ in
+            _ = staleAdapted.wait(timeout: .now() + 30)
+            return .json("{}", status: 401)
+        }
         let refreshes = Locked(0)
         let (newToken, issuer) = Promise<String>.pending()
         let authenticator = BearerAuthenticator(token: "stale") { _ in
@@ -168,7 +179,15 @@ struct BearerAuthenticatorTests {
             return newToken
         }
         let api = TestAPI(server)
-        api.configuration.adapters = [authenticator]
+        let countStale = AdaptRequest { request in
+            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer stale" else { return }
+            let count = staleCount.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count <= 10 { staleAdapted.leave() }
+        }
+        api.configuration.adapters = [authenticator, countStale]
         api.configuration.retryPolicy = authenticator.retryPolicy()
         let (allRefused, refused) = Promise<Void>.pending()
         api.configuration.monitors = [RetryCounter(count: 10, reached: refused)]
@@ -176,10 +195,8 @@ struct BearerAuthenticatorTests {
             api.request(route: api.get(endpoint: "/items/\(index)"))
         }
         // Every request has had its 401 and is about to wait for the refresh; the barriers let
-        // their next attempts reach the authenticator.
-        // Bounded: a request whose adapter ran after the first 401 waits for the refresh
-        // without reaching the server, so the ten 401s never come (seen once in a fresh-clone
-        // run on URLSessionTransport, which hung the suite); that must fail, not hang.
+        // their next attempts reach the authenticator. (Bounded, so a regression fails the test
+        // instead of hanging the run.)
         try await allRefused.timeout(60).value
         await api.drainRequestQueue()
         await api.drainRequestQueue()
