@@ -138,24 +138,26 @@ struct MultipartFileTests {
 
     @Test("an upload that keeps sending is not idle: it outlasts an idle timeout shorter than it")
     func uploadProgressIsActivity() async throws {
-        // 56 MiB read at 2 MiB/s takes about 28 s, well beyond the kernel buffers; the idle
-        // timeout is 14 s. Counted from the request's start to the response, it would fire.
-        // (Not much shorter: once the last bytes sit in the kernel's send buffer, up to 4 MiB,
-        // nothing is sent until the server has read them, and with other suites running at
-        // once a file-body upload was seen to pause for up to 2.8 s, and for more than 5 s
-        // under ThreadSanitizer; 10 s was once too short on URLSessionTransport with eight
-        // busy loops beside the suites on two cores.)
-        let server = try LoopbackServer(configuration: .init(readRateLimit: 2 * 1024 * 1024))
+        // 160 MiB read at 4 MiB/s takes about 40 s, well beyond the kernel buffers; the idle
+        // timeout is 20 s. Counted from the request's start to the response, it would fire.
+        // The rate matters too: once the last bytes sit in the kernel's buffers (up to about
+        // 10 MiB on loopback), nothing moves until the server has read them, and a server slowed
+        // by a loaded machine reads them slower still. 56 MiB at 2 MiB/s and 112 MiB at 4 MiB/s
+        // against 14 s both timed out on URLSessionTransport with eight busy loops beside the
+        // suites on two cores, where FoundationNetworking was seen to deliver nothing for 10 s.
+        let server = try LoopbackServer(
+            configuration: .init(
+                maximumBodyBytes: 192 * 1024 * 1024, discardsBodies: true, readRateLimit: 4 * 1024 * 1024))
         defer { server.stop() }
         server.route("POST", "/upload") { _ in LoopbackServer.Response(status: 204) }
         let large = folder.appendingPathComponent("steady.bin")
-        try Data(repeating: 0x33, count: 56 * 1024 * 1024).write(to: large)
+        try Data(repeating: 0x33, count: 160 * 1024 * 1024).write(to: large)
         let api = TestAPI(server)
-        api.configuration.timeout = 14
+        api.configuration.timeout = 20
         let upload: Promise<Void> = api.request(
             route: api.post(endpoint: "/upload"), parameters: parameters([Part(name: "f", fileURL: large)]))
         try await upload.value
-        #expect(server.requests.first?.bodyLength ?? 0 > 56 * 1024 * 1024)
+        #expect(server.requests.first?.bodyLength ?? 0 > 160 * 1024 * 1024)
         try? FileManager.default.removeItem(at: folder)
     }
 

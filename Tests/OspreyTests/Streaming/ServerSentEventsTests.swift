@@ -143,13 +143,14 @@ struct ServerSentEventsTests {
         defer { server.stop() }
         server.route("/feed") { _ in
             .streaming(headers: Self.eventStream) { body in
-                // A heartbeat every 0.1 s for 15 s (on this clock, however slowly the loop runs)
-                // against a 10 s idle timeout: the stream outlasts the timeout by half, and only
-                // a gap of 10 s between two heartbeats fails it. 5 s against 7.5 s of heartbeats
-                // failed on a CI machine that ran the suites four times slower than this one
-                // (1 s and 2 s timeouts had flaked before).
+                // A heartbeat every 0.1 s for 30 s (on this clock, however slowly the loop runs)
+                // against a 20 s idle timeout: the stream outlasts the timeout by half, and only
+                // 20 s without a heartbeat delivered fails it. 5 s against 7.5 s of heartbeats
+                // failed on a CI machine that ran the suites four times slower than this one, and
+                // 10 s against 15 s here with eight busy loops beside the suites: FoundationNetworking
+                // then delivered nothing for over 10 s while the server wrote every 0.1 s.
                 let started = DispatchTime.now().uptimeNanoseconds
-                while DispatchTime.now().uptimeNanoseconds - started < 15_000_000_000 {
+                while DispatchTime.now().uptimeNanoseconds - started < 30_000_000_000 {
                     body.write(": ping\n")
                     body.pause(for: 0.1)
                 }
@@ -159,7 +160,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         struct Payload: Decodable, Equatable { var n: Int }
         var iterator = api.events(
-            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 10),
+            route: api.get(endpoint: "/feed"), parameters: URLParameters(timeout: 20),
             reconnection: Self.quick
         ).makeAsyncIterator()
         let event = try await iterator.next()
