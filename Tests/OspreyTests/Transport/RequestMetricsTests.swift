@@ -31,8 +31,9 @@ struct RequestMetricsTests {
         #expect(metrics.redirects == 0)
         let second: APIResponse<Data> = try await api.request(route: api.get(endpoint: "/fast")).value
         let again = try #require(second.metrics)
+        // (Not compared with the first request's times: under ThreadSanitizer on a loaded
+        // machine the quick answer's first byte once came later than the held one's.)
         #expect(again.total >= again.firstByte)
-        #expect(again.firstByte < metrics.firstByte)
         if TestTransport.isURLSession {
             // FoundationNetworking reports no phases and no connection: what is known is measured.
             #expect(metrics.connect == nil && metrics.reusedConnection == nil && metrics.httpVersion == nil)
