@@ -17,13 +17,19 @@ struct LoopbackServerURLSessionTests {
         defer { session.invalidateAndCancel() }
 
         let (first, response) = try await session.fetch(URLRequest(url: server.url("/items/1")))
-        let (second, _) = try await session.fetch(URLRequest(url: server.url("/items/2")))
         #expect(response.statusCode == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(first == Data(#"{"id":"1"}"#.utf8))
-        #expect(second == Data(#"{"id":"2"}"#.utf8))
-        #expect(server.requests.count == 2)
-        #expect(server.requests[0].connectionID == server.requests[1].connectionID)
+        for id in 2...5 {
+            let (data, _) = try await session.fetch(URLRequest(url: server.url("/items/\(id)")))
+            #expect(data == Data(#"{"id":"\#(id)"}"#.utf8))
+        }
+        #expect(server.requests.count == 5)
+        // Five requests one after another share connections. (Not necessarily one: under
+        // ThreadSanitizer on a loaded machine FoundationNetworking once opened a second
+        // connection for the second request; a server that closed after every answer would show
+        // five.)
+        #expect(Set(server.requests.map(\.connectionID)).count < 5)
     }
 
     @Test("URLSession reads chunked responses and its request body arrives intact")
