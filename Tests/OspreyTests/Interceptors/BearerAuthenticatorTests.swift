@@ -29,19 +29,43 @@ struct BearerAuthenticatorTests {
         }
     }
 
+    /// Holds a server's 401s until `count` requests were adapted with the stale token: a fast
+    /// transport could otherwise bring the first 401 back before the others were adapted, and
+    /// those would wait for the refresh without ever reaching the server.
+    private final class StaleBarrier: Sendable {
+        private let adapted = DispatchGroup()
+        private let seen = Locked(0)
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            for _ in 0..<count { adapted.enter() }
+        }
+
+        /// The adapter that counts requests carrying `Bearer stale` (after the authenticator).
+        var adapter: AdaptRequest {
+            AdaptRequest { [self] request in
+                guard request.value(forHTTPHeaderField: "Authorization") == "Bearer stale" else { return }
+                let seen = seen.withLock { seen -> Int in
+                    seen += 1
+                    return seen
+                }
+                if seen <= count { adapted.leave() }
+            }
+        }
+
+        /// Waits (on a server thread) until every request was adapted, for at most 30 s.
+        func wait() { _ = adapted.wait(timeout: .now() + 30) }
+    }
+
     @Test("ten requests rejected together trigger one refresh, then all succeed with the new token")
     func singleFlight() async throws {
-        // The server holds its 401s until all ten requests have been adapted with the stale
-        // token: a fast transport could otherwise bring the first 401 back before the others
-        // were adapted, and those would wait for the refresh instead of being turned away.
-        let staleAdapted = DispatchGroup()
-        for _ in 0..<10 { staleAdapted.enter() }
-        let staleCount = Locked(0)
+        let barrier = StaleBarrier(count: 10)
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("GET", "/items/:id") { request in
             guard request.value(forHeader: "Authorization") == "Bearer fresh" else {
-                _ = staleAdapted.wait(timeout: .now() + 30)
+                barrier.wait()
                 return .json("{}", status: 401)
             }
             return .json(#"{"id": \#(request.pathParameters["id"] ?? "0")}"#)
@@ -53,15 +77,7 @@ struct BearerAuthenticatorTests {
             return newToken
         }
         let api = TestAPI(server)
-        let countStale = AdaptRequest { request in
-            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer stale" else { return }
-            let count = staleCount.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if count <= 10 { staleAdapted.leave() }
-        }
-        api.configuration.adapters = [authenticator, countStale]
+        api.configuration.adapters = [authenticator, barrier.adapter]
         api.configuration.retryPolicy = authenticator.retryPolicy()
         let requests = (0..<10).map { index -> Promise<Identified> in
             api.request(route: api.get(endpoint: "/items/\(index)"))
@@ -159,17 +175,13 @@ struct BearerAuthenticatorTests {
 
     @Test("ten requests rejected together whose one refresh fails all fail with its error; none hangs")
     func parallelRefreshFailure() async throws {
-        // As in the single-flight test, the server holds its 401s until all ten requests were
-        // adapted with the stale token: otherwise a request adapted after the first 401 came back
-        // waits for the refresh without reaching the server, and the tenth 401 never comes (seen
-        // in a fresh-clone run on URLSessionTransport, which sends ten requests slowly).
-        let staleAdapted = DispatchGroup()
-        for _ in 0..<10 { staleAdapted.enter() }
-        let staleCount = Locked(0)
+        // Without the barrier the tenth 401 could never come (seen in a fresh-clone run on
+        // URLSessionTransport, which sends ten requests slowly).
+        let barrier = StaleBarrier(count: 10)
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("GET", "/items/:id") { _ in
-            _ = staleAdapted.wait(timeout: .now() + 30)
+            barrier.wait()
             return .json("{}", status: 401)
         }
         let refreshes = Locked(0)
@@ -179,15 +191,7 @@ struct BearerAuthenticatorTests {
             return newToken
         }
         let api = TestAPI(server)
-        let countStale = AdaptRequest { request in
-            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer stale" else { return }
-            let count = staleCount.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if count <= 10 { staleAdapted.leave() }
-        }
-        api.configuration.adapters = [authenticator, countStale]
+        api.configuration.adapters = [authenticator, barrier.adapter]
         api.configuration.retryPolicy = authenticator.retryPolicy()
         let (allRefused, refused) = Promise<Void>.pending()
         api.configuration.monitors = [RetryCounter(count: 10, reached: refused)]

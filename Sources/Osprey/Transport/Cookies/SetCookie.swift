@@ -8,7 +8,8 @@ package enum SetCookie {
 
     /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
     /// first pair, an empty name, too large, a control character or a look-alike of `;` in its
-    /// name or value, a `Domain` the URL's host is not in, or `Secure` from plain http. An already expired cookie is returned as such: it removes a stored one.
+    /// name or value, a `Domain` the URL's host is not in, or `Secure` from plain http. An
+    /// already expired cookie is returned as such: it removes a stored one.
     package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var pieces = split(line[...], at: ";").makeIterator()
