@@ -4,8 +4,10 @@ import Foundation
 /// generated on the fly, a file read by code of your own, a proxy's input. Give it to a request
 /// with ``StreamParameters``.
 ///
-/// With a ``length`` the request has a `Content-Length` (and the sequence must produce exactly
-/// that many bytes); without one it is sent with chunked transfer coding on HTTP/1.1 (DATA
+/// With a ``length`` the request has a `Content-Length`, and the sequence must produce exactly
+/// that many bytes: a byte beyond it is never sent (on a kept-alive connection it would be read
+/// as the start of another request), and the request fails with ``BodyStreamLengthMismatch`` as
+/// soon as the sequence overruns or ends short. Without one it is sent with chunked transfer coding on HTTP/1.1 (DATA
 /// frames on HTTP/2). At most ``bufferSize`` bytes are read ahead of the network.
 public struct BodyStream: Sendable {
     /// The body's length in bytes, when known.

@@ -3,6 +3,10 @@ import Foundation
 /// Reads a ``BodyStream``'s pieces ahead of the network, at most its buffer size, for a transport
 /// that asks for bytes when it can send them (libcurl's read callback): ``read(into:)`` never
 /// waits; when nothing is ready it says so, and `wake` is called once something is.
+///
+/// A declared length is the body's framing, so no byte beyond it is ever handed to the transport:
+/// a sequence that overruns it fails at once (`overran` is called, and every later read throws)
+/// without its surplus, which on a kept-alive connection would be read as the next request.
 final class BodyStreamReader: Sendable {
     /// What a read found.
     enum Read: Equatable {
@@ -19,6 +23,8 @@ final class BodyStreamReader: Sendable {
         var produced: Int64 = 0
         var isFinished = false
         var failure: (any Error)?
+        /// Set when the sequence produced more than its declared length: every read fails.
+        var overrun: BodyStreamLengthMismatch?
         var wantsData = false
         /// The producer, waiting for room.
         var producer: CheckedContinuation<Void, Never>?
@@ -32,7 +38,8 @@ final class BodyStreamReader: Sendable {
     /// reader that was told to wait.
     init(
         pieces: AsyncThrowingStream<Data, any Error>, length: Int64?, bufferSize: Int,
-        wake: @escaping @Sendable () -> Void
+        wake: @escaping @Sendable () -> Void,
+        overran: @escaping @Sendable (BodyStreamLengthMismatch) -> Void = { _ in }
     ) {
         self.bufferSize = bufferSize
         let started = Task { [state, bufferSize] in
@@ -48,6 +55,23 @@ final class BodyStreamReader: Sendable {
                         if !full { room.resume() }
                     }
                     if Task.isCancelled { return }
+                    let overrun = state.withLock { state -> BodyStreamLengthMismatch? in
+                        guard let length, state.produced + Int64(piece.count) > length else { return nil }
+                        // The surplus is dropped, and so is what is buffered: the request fails.
+                        let mismatch = BodyStreamLengthMismatch(
+                            declared: length, produced: state.produced + Int64(piece.count))
+                        state.pieces = []
+                        state.offset = 0
+                        state.buffered = 0
+                        state.isFinished = true
+                        state.overrun = mismatch
+                        return mismatch
+                    }
+                    if let overrun {
+                        overran(overrun)
+                        wake()
+                        return
+                    }
                     let wakes = state.withLock { state -> Bool in
                         state.pieces.append(piece)
                         state.buffered += piece.count
@@ -78,6 +102,7 @@ final class BodyStreamReader: Sendable {
     /// - Throws: What stopped the sequence (or a length it did not keep).
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Read {
         let (read, producer) = try state.withLock { state -> (Read, CheckedContinuation<Void, Never>?) in
+            if let overrun = state.overrun { throw overrun }
             var copied = 0
             while copied < buffer.count, let piece = state.pieces.first {
                 let available = piece.count - state.offset
@@ -110,6 +135,9 @@ final class BodyStreamReader: Sendable {
         producer?.resume()
         return read
     }
+
+    /// The overrun seen so far, if the sequence produced more than its declared length.
+    var overrun: BodyStreamLengthMismatch? { state.withLock { $0.overrun } }
 
     /// Stops reading the sequence.
     func cancel() {

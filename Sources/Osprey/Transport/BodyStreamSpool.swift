@@ -10,6 +10,7 @@ enum BodyStreamSpool {
     ///   a file error.
     static func write(_ stream: BodyStream) async throws -> URL {
         guard let pieces = stream.makePieces() else { throw BodyStreamConsumed() }
+        let length = stream.length
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "osprey-body-\(UUID().uuidString)")
         let descriptor = url.withUnsafeFileSystemRepresentation { path in
@@ -20,11 +21,15 @@ enum BodyStreamSpool {
         do {
             var written: Int64 = 0
             for try await piece in pieces {
+                // An overrun fails at once: the surplus is never written (nor sent).
+                if let length, written + Int64(piece.count) > length {
+                    throw BodyStreamLengthMismatch(declared: length, produced: written + Int64(piece.count))
+                }
                 try handle.write(contentsOf: piece)
                 written += Int64(piece.count)
             }
             try handle.close()
-            if let length = stream.length, written != length {
+            if let length, written != length {
                 throw BodyStreamLengthMismatch(declared: length, produced: written)
             }
             return url

@@ -88,6 +88,65 @@ struct BodyStreamTests {
         #expect(error.underlyingError is BodyStreamLengthMismatch, "\(error)")
     }
 
+    /// A request line a keep-alive server would read as the next request.
+    private static let smuggled = Data("GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+    @Test("bytes beyond a declared length never reach the wire: the request fails instead")
+    func overrunInOnePiece() async throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        server.route("/smuggled") { _ in .text("smuggled") }
+        let api = TestAPI(server)
+        let body = AsyncStream<Data> { continuation in
+            continuation.yield(Data("01234".utf8))
+            continuation.yield(Data("56789".utf8) + Self.smuggled)
+            continuation.yield(Self.smuggled)
+            continuation.finish()
+        }
+        let promise: Promise<Data> = api.request(
+            route: api.post(endpoint: "/upload"), parameters: StreamParameters(BodyStream(body, length: 10)))
+        let error = try #require(await promise.apiError)
+        let mismatch = try #require(error.underlyingError as? BodyStreamLengthMismatch, "\(error)")
+        #expect(mismatch.declared == 10)
+        #expect(mismatch.produced == 10 + Int64(Self.smuggled.count))
+        #expect(!server.requests.contains { $0.body.starts(with: Data("0123456789".utf8)) })
+        // A second request on the same connection would have been answered by now.
+        let after: Data = try await api.request(route: api.get(endpoint: "/smuggled")).value
+        #expect(after == Data("smuggled".utf8))
+        #expect(server.requests.map(\.path).filter { $0 == "/smuggled" }.count == 1)
+    }
+
+    @Test("a surplus that comes while libcurl waits for the answer fails the request, unsent")
+    func overrunAfterTheLength() async throws {
+        // URLSession sends nothing before the whole sequence has ended (overrunInOnePiece covers it).
+        guard !TestTransport.isURLSession else { return }
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        server.route("/upload") { request in
+            // Answers only when the test ends: the request must fail without an answer.
+            _ = release.wait(timeout: .now() + 60)
+            return .echo(of: request)
+        }
+        server.route("/smuggled") { _ in .text("smuggled") }
+        let api = TestAPI(server)
+        let body = AsyncStream<Data> { continuation in
+            Task {
+                continuation.yield(Data("0123456789".utf8))
+                _ = await server.waitForRequests(count: 1, timeout: 60)
+                continuation.yield(Self.smuggled)
+                continuation.finish()
+            }
+        }
+        let promise: Promise<Data> = api.request(
+            route: api.post(endpoint: "/upload"), parameters: StreamParameters(BodyStream(body, length: 10)))
+        let error = try #require(await promise.apiError)
+        #expect(error.underlyingError is BodyStreamLengthMismatch, "\(error)")
+        #expect(server.requests.map(\.path) == ["/upload"])
+        #expect(server.requests.first?.body == Data("0123456789".utf8))
+    }
+
     @Test("a sequence that throws fails the request with its error")
     func sequenceFails() async throws {
         struct Broken: Error {}

@@ -186,11 +186,17 @@
             }
             let context = Unmanaged.passUnretained(self).toOpaque()
             bodyReader = BodyStreamReader(
-                pieces: pieces, length: stream.length, bufferSize: stream.bufferSize
-            ) {
-                [weak self, weak loop] in
-                if let self { loop?.submit(.resume(self)) }
-            }
+                pieces: pieces, length: stream.length, bufferSize: stream.bufferSize,
+                wake: { [weak self, weak loop] in
+                    if let self { loop?.submit(.resume(self)) }
+                },
+                // libcurl asks for no more once the length went out, and may be waiting for the
+                // answer: the transfer is stopped (its connection closed) rather than left to succeed.
+                overran: { [weak self, weak loop] mismatch in
+                    if let self {
+                        loop?.submit(.stop(self, { .transport(underlying: mismatch, context: $0) }))
+                    }
+                })
             try check(
                 ccurl_easy_setopt_offset(handle, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), stream.length ?? -1))
             try check(ccurl_easy_setopt_data_callback(handle, Int32(CCURLOPT_READFUNCTION), curlReadStream))

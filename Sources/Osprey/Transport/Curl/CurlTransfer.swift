@@ -152,6 +152,10 @@
         func complete(in multi: OpaquePointer, result: Int32) {
             ccurl_multi_remove_handle(multi, handle)
             if let failure { return fail(failure) }
+            // An overrun that came after the length went out still fails: the body was not what it said.
+            if let overrun = bodyReader?.overrun {
+                return fail(.transport(underlying: overrun, context: context))
+            }
             guard result == 0 else {
                 guard tryAgainOnFreshConnection(after: result) else { return fail(transportError(result)) }
                 onFreshConnection = true
