@@ -93,6 +93,7 @@ final class Exchange: Sendable {
         request.timeoutInterval = idleTimeout.map { $0.rounded(.up) + 1 } ?? Self.noTimeout
         // The jar's cookies go on the task's copy only; a request's own `Cookie` is left alone.
         request.httpShouldHandleCookies = false
+        request = TransportRequest.withoutCallersFraming(request)
         if let cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
             let value = request.url.flatMap(cookies.headerValue(for:))
         {

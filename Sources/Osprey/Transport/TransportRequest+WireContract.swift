@@ -51,3 +51,25 @@ extension TransportRequest {
         try HTTPHeaders(request.allHTTPHeaderFields ?? [:]).validate()
     }
 }
+
+extension TransportRequest {
+    /// The headers that frame a request's body. A transport sets them from the body alone and
+    /// drops a caller's: a `Content-Length: 5` beside 21 bytes would leave 16 to be read as the
+    /// next request on a kept-alive connection, and a `Transfer-Encoding` the transport does not
+    /// apply makes a body that servers and proxies read differently.
+    static let framingHeaderNames = ["Content-Length", "Transfer-Encoding"]
+
+    /// Whether `name` is one of ``framingHeaderNames`` (in any case).
+    static func isFraming(_ name: String) -> Bool {
+        framingHeaderNames.contains { HTTPHeaders.same($0, name) }
+    }
+
+    /// `request` without the framing headers a caller gave it (see ``framingHeaderNames``).
+    static func withoutCallersFraming(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where isFraming(name) {
+            request.setValue(nil, forHTTPHeaderField: name)
+        }
+        return request
+    }
+}

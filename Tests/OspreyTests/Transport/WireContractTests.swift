@@ -148,6 +148,45 @@ struct WireContractTests {
         #expect(origin.requests.first?.value(forHeader: "Host") == "127.0.0.1:\(origin.port)")
         #expect(echo.value(forHeader: "Host") == "localhost:\(other.port)")
     }
+
+    @Test(
+        "a caller's Content-Length or Transfer-Encoding never frames the body: the body does",
+        arguments: [
+            ("Content-Length", "5"), ("content-length", "5"), ("Content-Length", "100000"),
+            ("Transfer-Encoding", "chunked"), ("transfer-encoding", "gzip, chunked"),
+        ])
+    func callersFramingIsReplaced(name: String, value: String) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/items") { request in .echo(of: request) }
+        let api = TestAPI(server)
+        let payload = ["name": "a JSON body"]
+        let body = try JSONEncoder().encode(payload)
+        let echo: LoopbackServer.Echo = try await api.request(
+            route: api.post(endpoint: "/items"), parameters: JSONParameters(payload, headers: [name: value])
+        ).value
+        #expect(echo.body == body)
+        #expect(echo.value(forHeader: "Content-Length") == "\(body.count)")
+        #expect(echo.value(forHeader: "Transfer-Encoding") == nil)
+        // The next request on the connection is read as sent: nothing was left over or missing.
+        let next: LoopbackServer.Echo = try await api.request(route: api.get(endpoint: "/items")).value
+        #expect(next.method == "GET")
+        #expect(server.requests.map(\.path) == ["/items", "/items"])
+    }
+
+    @Test("a bodyless request drops a caller's Content-Length, even one an interceptor set")
+    func bodylessFraming() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/items") { request in .echo(of: request) }
+        let api = TestAPI(server, transport: intercepting { $0.headers["Content-Length"] = "40" })
+        for _ in 0..<2 {
+            let echo: LoopbackServer.Echo = try await api.request(route: api.get(endpoint: "/items")).value
+            #expect(echo.value(forHeader: "Content-Length") == nil)
+            #expect(echo.body.isEmpty)
+        }
+        #expect(server.requests.count == 2)
+    }
 }
 
 /// The transport to use where the test transport is the library's default.

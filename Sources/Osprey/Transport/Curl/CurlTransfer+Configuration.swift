@@ -63,10 +63,13 @@
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_XFERINFODATA), context))
             let (sendsBody, uploadSize) = try configureMethodAndBody()
             var list: OpaquePointer?
-            var lines = (request.allHTTPHeaderFields ?? [:]).map { name, value in
-                // "Name;" is libcurl's way to send a header with an empty value.
-                value.isEmpty ? "\(name);" : "\(name): \(value)"
-            }
+            // Framing comes from the body alone (see `TransportRequest.framingHeaderNames`).
+            var lines = (request.allHTTPHeaderFields ?? [:]).filter { !TransportRequest.isFraming($0.key) }
+                .map {
+                    name, value in
+                    // "Name;" is libcurl's way to send a header with an empty value.
+                    value.isEmpty ? "\(name);" : "\(name): \(value)"
+                }
             // The jar's cookies, at the wire only; a request's own `Cookie` header is left alone.
             if let jar = settings.cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
                 let cookies = request.url.flatMap(jar.headerValue(for:))
