@@ -82,6 +82,40 @@
             #expect(proxy.requests.isEmpty)
         }
 
+        @Test("a redirect from the network never reaches a socket; one from the socket's own host does")
+        func redirectsIntoTheSocket() async throws {
+            let path = Self.socketPath()
+            let daemon = try Self.daemon(at: path)
+            let network = try LoopbackServer()
+            defer {
+                daemon.stop()
+                network.stop()
+            }
+            daemon.route("POST", "/containers/create") { _ in .text("created", status: 201) }
+            daemon.route("GET", "/latest") { _ in .redirect(307, to: "/v1.43/containers/json") }
+            network.route("/hook") { _ in .redirect(307, to: "http://docker/containers/create") }
+            network.route("/bounce") { _ in .redirect(302, to: "http://DOCKER/v1.43/containers/json") }
+            let transport = try #require(CurlTransport(unixSockets: ["docker": path]))
+            let remote = TestAPI(network, transport: transport)
+            let posted: Promise<String> = remote.request(
+                route: remote.post(endpoint: "/hook"), parameters: JSONParameters(["Image": "evil"]))
+            let error = try #require(await posted.apiError)
+            guard case .redirectRefused(let reason, _) = error else {
+                Issue.record("expected redirectRefused, got \(error)")
+                return
+            }
+            #expect(reason.contains("Unix domain socket"), "\(reason)")
+            let bounced: Promise<String> = remote.request(route: remote.get(endpoint: "/bounce"))
+            guard case .redirectRefused? = await bounced.apiError else {
+                Issue.record("expected the GET refused too")
+                return
+            }
+            #expect(daemon.requests.isEmpty)
+            let local = TestAPI(daemon, host: "docker", transport: transport)
+            let containers: [Container] = try await local.request(route: local.get(endpoint: "/latest")).value
+            #expect(containers == [Container(id: "abc", host: "docker")])
+        }
+
         @Test("a socket that is not there fails as a transport error")
         func missingSocket() async throws {
             let transport = try #require(CurlTransport(unixSockets: ["docker": Self.socketPath()]))

@@ -214,10 +214,23 @@
                 guard redirects < limit else {
                     return fail(.redirectRefused(reason: "more than \(limit) redirects", context: context))
                 }
+                if let reason = socketRefusal(for: next) {
+                    return fail(.redirectRefused(reason: reason, context: context))
+                }
                 redirects += 1
                 request = next
                 startNextHop(in: multi)
             }
+        }
+
+        /// Why a redirect to `next` may not go to a Unix domain socket: a hop reaches a socket only
+        /// if the chain started on that socket's host. Any server could otherwise send a request,
+        /// its body and the caller's headers to a local daemon (a `307` to `http://docker/...`).
+        private func socketRefusal(for next: URLRequest) -> String? {
+            guard let host = next.url?.host?.lowercased(), settings.unixSockets[host] != nil,
+                original.urlRequest.url?.host?.lowercased() != host
+            else { return nil }
+            return "a redirect into the Unix domain socket of host \(host) from another host"
         }
 
         /// Sends ``request`` again on the same handle, reset: a redirect's next hop, or a second try.
