@@ -37,6 +37,21 @@ enum CacheEntryTarget {
         }
         let age = entry.age(at: Date(timeIntervalSince1970: 2_000))
         precondition(age.isFinite && age >= 0, "age \(age)")
+        // Matching a request made of the same bytes: credentials compared only as digests, and
+        // an entry stored without credentials never serves a request that has some.
+        let keying = CacheCredentials(key: Array(repeating: 1, count: 32))
+        if let url = URL(string: "http://example.test/") {
+            var request = URLRequest(url: url)
+            for field in fields where field[0].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3A }) {
+                request.addValue(field[1], forHTTPHeaderField: field[0])
+            }
+            let credentials = keying.digest(of: request, declared: [])
+            if let credentials {
+                precondition(credentials.hasPrefix("hmac-sha256:") && credentials.utf8.count == 76)
+                precondition(!entry.matches(request, credentials: credentials, keying: keying))
+            }
+            _ = entry.matches(request, credentials: nil, keying: keying)
+        }
 
         guard let file = DiskCacheStorage.encode([entry]) else { return }
         precondition(DiskCacheStorage.decode(file) == [entry], "an entry did not survive its file")

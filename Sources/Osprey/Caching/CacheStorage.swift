@@ -14,6 +14,8 @@ protocol CacheStorage: Sendable {
     func removeAll()
     /// Bytes held now.
     var totalBytes: Int64 { get }
+    /// The key of the digests that stand for credentials in the entries (``CacheCredentials``).
+    var credentialKey: [UInt8] { get }
 }
 
 /// Entries in memory, the least recently used evicted past the byte limit.
@@ -32,6 +34,7 @@ final class MemoryCacheStorage: CacheStorage {
 
     private let limit: Int64
     private let state = Locked(State())
+    let credentialKey = HMACSHA256.makeKey()
 
     init(maximumBytes: Int64) {
         limit = maximumBytes

@@ -17,8 +17,11 @@ package struct CachedResponse: Sendable, Equatable {
         /// Header fields in order, as `[name, value]`.
         package var fields: [[String]]
         /// The request's values of the headers the response varies on (lower-case names), absent
-        /// when the request had none.
+        /// when the request had none; a credential's value only as its digest.
         package var varied: [String: String]
+        /// The digest of the credentials the request carried (``CacheCredentials``): the entry
+        /// is served to a request with the same credentials alone. Nil for a request without.
+        package var credentials: String?
         /// Seconds since 1970 when the request went out and when its response arrived.
         package var requestTime: Double
         package var responseTime: Double
@@ -29,7 +32,7 @@ package struct CachedResponse: Sendable, Equatable {
         package init(
             key: String, url: String, statusCode: Int, httpVersion: String?, fields: [[String]],
             varied: [String: String], requestTime: Double, responseTime: Double, bodyLength: Int,
-            bodyChecksum: UInt64
+            bodyChecksum: UInt64, credentials: String? = nil
         ) {
             self.key = key
             self.url = url
@@ -41,6 +44,7 @@ package struct CachedResponse: Sendable, Equatable {
             self.responseTime = responseTime
             self.bodyLength = bodyLength
             self.bodyChecksum = bodyChecksum
+            self.credentials = credentials
         }
     }
 
@@ -52,18 +56,22 @@ package struct CachedResponse: Sendable, Equatable {
         self.body = body
     }
 
-    /// A new entry for `response` to `request`.
+    /// A new entry for `response` to `request` (as sent: with its jar's cookies), which carried
+    /// the credentials whose digest is `credentials`.
     init(
-        key: String, request: URLRequest, response: TransportResponse, requestTime: Date, responseTime: Date
+        key: String, request: URLRequest, response: TransportResponse, requestTime: Date, responseTime: Date,
+        credentials: String?, keying: CacheCredentials
     ) {
         let headers = response.headers
+        let url = response.request.url ?? request.url
         head = Head(
-            key: key, url: response.request.url?.absoluteString ?? request.url?.absoluteString ?? "",
+            key: key, url: url.map { CacheCredentials.withoutUserInfo($0).absoluteString } ?? "",
             statusCode: response.statusCode, httpVersion: nil,
             fields: headers.map { [$0.name, $0.value] },
-            varied: Self.variedValues(names: Self.varyNames(headers), of: request),
+            varied: Self.variedValues(names: Self.varyNames(headers), of: request, keying: keying),
             requestTime: requestTime.timeIntervalSince1970, responseTime: responseTime.timeIntervalSince1970,
-            bodyLength: response.data.count, bodyChecksum: Self.checksum(response.data))
+            bodyLength: response.data.count, bodyChecksum: Self.checksum(response.data),
+            credentials: credentials)
         body = response.data
     }
 
@@ -88,25 +96,38 @@ package struct CachedResponse: Sendable, Equatable {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
     }
 
-    private static func variedValues(names: [String], of request: URLRequest) -> [String: String] {
+    private static func variedValues(names: [String], of request: URLRequest, keying: CacheCredentials)
+        -> [String: String]
+    {
         var values: [String: String] = [:]
         let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         for name in names {
-            let found = headers.values(for: name)
-            if !found.isEmpty { values[name] = normalized(found) }
+            if let value = variedValue(of: name, in: headers, keying: keying) { values[name] = value }
         }
         return values
     }
 
-    /// Whether `request` asks for what this entry answered: the same values of every header the
+    /// The value kept for `name`: normalized, and only as a digest for a credential (`Vary:
+    /// Cookie` or `Vary: Authorization` would otherwise write the secret into the entry).
+    private static func variedValue(of name: String, in headers: HTTPHeaders, keying: CacheCredentials)
+        -> String?
+    {
+        let found = headers.values(for: name)
+        guard !found.isEmpty else { return nil }
+        let value = normalized(found)
+        return HTTPHeaders.isSensitive(name) ? keying.digest(value) : value
+    }
+
+    /// Whether `request` (as sent, with its jar's cookies) asks for what this entry answered: the
+    /// same credentials (`credentials` is their digest), and the same values of every header the
     /// response varies on (whitespace around commas aside).
-    package func matches(_ request: URLRequest) -> Bool {
+    package func matches(_ request: URLRequest, credentials: String?, keying: CacheCredentials) -> Bool {
+        guard credentials == head.credentials else { return false }
         let names = Self.varyNames(headers)
         if names.contains("*") { return false }
         let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         return names.allSatisfy { name in
-            let found = headers.values(for: name)
-            return (found.isEmpty ? nil : Self.normalized(found)) == head.varied[name]
+            Self.variedValue(of: name, in: headers, keying: keying) == head.varied[name]
         }
     }
 
@@ -167,7 +188,12 @@ package struct CachedResponse: Sendable, Equatable {
         -> CachedResponse
     {
         var headers = headers
-        let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
+        // A cookie a 304 sets is the jar's, never the cache's: a stored `Set-Cookie` would be
+        // handed to whoever is served the entry next.
+        let kept: Set<String> = [
+            "content-length", "content-encoding", "transfer-encoding", "content-range", "set-cookie",
+            "set-cookie2",
+        ]
         for name in Set(notModified.names.map { $0.lowercased() }) where !kept.contains(name) {
             headers.remove(name: name)
             for value in notModified.values(for: name) { headers.add(name: name, value: value) }

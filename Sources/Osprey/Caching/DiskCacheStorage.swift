@@ -22,6 +22,9 @@ package final class DiskCacheStorage: CacheStorage {
 
     private let folder: URL
     private let limit: Int64
+    let credentialKey: [UInt8]
+    /// The file holding ``credentialKey``: not an entry, so never listed or evicted as one.
+    private static let keyFileName = "credential-key"
     private let state = Locked(State())
     private static let magic = Data("OSPREY-CACHE 1\n".utf8)
     private static let suffix = ".entry"
@@ -33,6 +36,7 @@ package final class DiskCacheStorage: CacheStorage {
         let manager = FileManager.default
         try manager.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        credentialKey = try Self.credentialKey(in: folder)
         var files: [String: File] = [:]
         for name in try manager.contentsOfDirectory(atPath: folder.path) {
             let url = folder.appendingPathComponent(name)
@@ -116,6 +120,28 @@ package final class DiskCacheStorage: CacheStorage {
             state.files[oldest.key] = nil
             state.total -= oldest.value.size
         }
+    }
+
+    /// The folder's key: read, or made and written by the first process (readable by its owner
+    /// only, never replaced, so that entries stored under it stay findable).
+    private static func credentialKey(in folder: URL) throws -> [UInt8] {
+        let url = folder.appendingPathComponent(keyFileName)
+        if let data = try? Data(contentsOf: url), data.count == 32 { return Array(data) }
+        let key = HMACSHA256.makeKey()
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            open(path!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
+        guard descriptor >= 0 else {
+            // Another process made it first. If it is still writing it (or the file is damaged),
+            // this process keeps a key of its own: its entries are then found by itself alone,
+            // and nothing is ever served under a key that could be another's.
+            if let data = try? Data(contentsOf: url), data.count == 32 { return Array(data) }
+            return key
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: Data(key))
+        try handle.close()
+        return key
     }
 
     // MARK: The file format

@@ -17,9 +17,12 @@ import Promises
 /// What it keeps and serves:
 /// - Only `GET` responses are stored (a `HEAD` is answered from a fresh `GET`), with a status
 ///   cacheable by default or explicit freshness, unless the request or the response says
-///   `no-store`, the response varies on `*` or sets a cookie, or the request carried credentials
-///   (`Authorization`, an API key: see ``HTTPHeaders/isSensitive(_:declared:)``) and the response
-///   does not say `public`.
+///   `no-store`, or the response varies on `*` or sets a cookie.
+/// - It decides on the request as sent: with the cookies the transport's ``CookieJar`` adds.
+///   A response to a request with credentials (`Authorization`, `Cookie`, an API key: see
+///   ``HTTPHeaders/isSensitive(_:declared:)``; jar cookies; a user and password in the URL) is
+///   served only to a request with the same credentials, compared by a keyed digest: no
+///   credential is written into an entry, and one user's answer never reaches another.
 /// - A fresh response is served without a request: fresh for its `max-age` (`s-maxage` is for
 ///   shared caches and ignored), else until its `Expires`; heuristic freshness (a tenth of the
 ///   time since `Last-Modified`) only when asked for. `Vary` is respected.
@@ -119,8 +122,15 @@ public final class HTTPCache: Sendable {
             !conditional.contains(where: headers.contains)
         else { return transport.send(request) }
 
+        // The cache decides on the request as sent (RFC 9111 §4.1): with the cookies its
+        // transport's jar adds at the wire, which `Vary: Cookie` and the credentials rule see.
+        let asSent = CacheCredentials.asSent(urlRequest, jar: (transport as? any CarriesCookieJar)?.cookies)
+        let keying = CacheCredentials(key: storage.credentialKey)
+        let credentials = keying.digest(of: asSent, declared: request.sensitiveHeaders)
         let key = Self.key(for: url)
-        let stored = storage.entries(for: key).first { $0.matches(urlRequest) }
+        let stored = storage.entries(for: key).first {
+            $0.matches(asSent, credentials: credentials, keying: keying)
+        }
         if let stored, isFresh(stored, for: directives) {
             var answer = stored.response(to: urlRequest, age: stored.age(at: now()), status: .hit)
             if method == "HEAD" { answer.data = Data() }
@@ -159,8 +169,8 @@ public final class HTTPCache: Sendable {
             if isStorable(response, for: request) {
                 keep(
                     CachedResponse(
-                        key: key, request: urlRequest, response: response, requestTime: requestTime,
-                        responseTime: responseTime),
+                        key: key, request: asSent, response: response, requestTime: requestTime,
+                        responseTime: responseTime, credentials: credentials, keying: keying),
                     for: key)
             }
             return response
@@ -190,11 +200,8 @@ public final class HTTPCache: Sendable {
             response.statusCode != 304, (200..<600).contains(response.statusCode),
             !CachedResponse.varyNames(headers).contains("*"), !headers.contains("Set-Cookie")
         else { return false }
-        let requestHeaders = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
-        let credentials = requestHeaders.names.contains {
-            HTTPHeaders.isSensitive($0, declared: request.sensitiveHeaders)
-        }
-        if credentials && !directives.isPublic { return false }
+        // A response to a request with credentials is kept too (this is a private cache), but
+        // served to a request with the same credentials alone: see `CachedResponse.matches`.
         let explicit = directives.seconds("max-age") != nil || headers.contains("Expires")
         guard explicit || CachedResponse.heuristicallyCacheable.contains(response.statusCode) else {
             return false
@@ -206,7 +213,9 @@ public final class HTTPCache: Sendable {
 
     /// Stores `entry` in place of the variant it replaces, newest first.
     private func keep(_ entry: CachedResponse, for key: String) {
-        var variants = storage.entries(for: key).filter { $0.head.varied != entry.head.varied }
+        var variants = storage.entries(for: key).filter {
+            $0.head.varied != entry.head.varied || $0.head.credentials != entry.head.credentials
+        }
         variants.insert(entry, at: 0)
         storage.store(Array(variants.prefix(Self.variantLimit)), for: key)
     }
@@ -227,9 +236,10 @@ public final class HTTPCache: Sendable {
         for target in targets { storage.store([], for: Self.key(for: target)) }
     }
 
-    /// The store's key: the URL without its fragment (`GET` and `HEAD` share it).
+    /// The store's key: the URL without its fragment or its user and password (`GET` and `HEAD`
+    /// share it).
     static func key(for url: URL) -> String {
-        var text = url.absoluteString
+        var text = CacheCredentials.withoutUserInfo(url).absoluteString
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         return "GET " + text
     }

@@ -84,9 +84,11 @@ public struct InterceptedRequest: Sendable {
 }
 
 /// Runs a provider's interceptors around another transport.
-struct InterceptingTransport: HTTPTransport {
+struct InterceptingTransport: HTTPTransport, CarriesCookieJar {
     let base: any HTTPTransport
     let interceptors: [any Interceptor]
+
+    var cookies: CookieJar? { (base as? any CarriesCookieJar)?.cookies }
 
     func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let base = base

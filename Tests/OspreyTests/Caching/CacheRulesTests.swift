@@ -75,15 +75,61 @@ struct CacheRulesTests {
         #expect(refreshed.head.responseTime == 2001)
     }
 
+    private let keying = CacheCredentials(key: Array(repeating: 7, count: 32))
+
+    @Test("a 304 that sets a cookie leaves no Set-Cookie in the stored entry")
+    func refreshWithoutCookies() {
+        let stored = entry([["ETag", "\"1\""]])
+        let refreshed = stored.refreshed(
+            by: ["Set-Cookie": "session=bob", "Cache-Control": "max-age=5"],
+            requestTime: Date(timeIntervalSince1970: 2000), responseTime: Date(timeIntervalSince1970: 2001))
+        #expect(refreshed.headers["Set-Cookie"] == nil)
+        #expect(refreshed.headers["Cache-Control"] == "max-age=5")
+    }
+
+    @Test("an entry serves the credentials it was stored for alone, and keeps none in clear")
+    func credentials() throws {
+        let url = try #require(URL(string: "http://alice:pw-secret@example.test/me"))
+        var alice = URLRequest(url: url)
+        alice.setValue("Bearer token-alice", forHTTPHeaderField: "Authorization")
+        alice.setValue("session=alice", forHTTPHeaderField: "Cookie")
+        let digest = try #require(keying.digest(of: alice, declared: []))
+        var bob = alice
+        bob.setValue("session=bob", forHTTPHeaderField: "Cookie")
+        var other = alice
+        other.url = URL(string: "http://alice:other@example.test/me")
+        #expect(keying.digest(of: bob, declared: []) != digest)
+        #expect(keying.digest(of: other, declared: []) != digest)
+        #expect(keying.digest(of: URLRequest(url: url), declared: []) != nil)
+        #expect(
+            keying.digest(
+                of: URLRequest(url: try #require(URL(string: "http://example.test/me"))), declared: []) == nil
+        )
+        var declared = URLRequest(url: try #require(URL(string: "http://example.test/me")))
+        declared.setValue("k1", forHTTPHeaderField: "X-Account")
+        #expect(keying.digest(of: declared, declared: ["x-account"]) != nil)
+        #expect(
+            CacheCredentials(key: Array(repeating: 8, count: 32)).digest(of: alice, declared: []) != digest)
+
+        var stored = entry([["Vary", "Cookie"]])
+        stored.head.credentials = digest
+        stored.head.varied = ["cookie": keying.digest("session=alice")]
+        #expect(stored.matches(alice, credentials: digest, keying: keying))
+        #expect(!stored.matches(bob, credentials: keying.digest(of: bob, declared: []), keying: keying))
+        #expect(!stored.matches(alice, credentials: nil, keying: keying))
+        let text = String(data: try #require(DiskCacheStorage.encode([stored])), encoding: .isoLatin1) ?? ""
+        for secret in ["token-alice", "session=alice", "pw-secret"] { #expect(!text.contains(secret)) }
+    }
+
     @Test("Vary matching: the same values match, whitespace aside; Vary: * never does")
     func vary() throws {
         var request = URLRequest(url: try #require(URL(string: "http://example.test/")))
         request.setValue("gzip,  br", forHTTPHeaderField: "Accept-Encoding")
         var stored = entry([["Vary", "Accept-Encoding"]])
         stored.head.varied = ["accept-encoding": "gzip,br"]
-        #expect(stored.matches(request))
+        #expect(stored.matches(request, credentials: nil, keying: keying))
         request.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
-        #expect(!stored.matches(request))
-        #expect(!entry([["Vary", "*"]]).matches(request))
+        #expect(!stored.matches(request, credentials: nil, keying: keying))
+        #expect(!entry([["Vary", "*"]]).matches(request, credentials: nil, keying: keying))
     }
 }

@@ -97,7 +97,8 @@ struct DiskCacheTests {
         defer { report.stop() }
         let folder = report.folder
         _ = try await report.fetch(cache: HTTPCache(folder: folder))
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first)
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".entry") })
         let file = folder.appendingPathComponent(name)
         var bytes = try Data(contentsOf: file)
         switch damage {
@@ -129,12 +130,15 @@ struct DiskCacheTests {
             let _: String = try await api.request(route: api.get(endpoint: "/blob/\(index)")).value
         }
         func folderBytes() throws -> Int {
-            try FileManager.default.contentsOfDirectory(atPath: folder.path).reduce(0) { total, name in
-                let path = folder.appendingPathComponent(name).path
-                return total
-                    + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-                        ?? 0)
-            }
+            // The entries' bytes (the folder's credential key is not an entry).
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".entry") }
+                .reduce(0) { total, name in
+                    let path = folder.appendingPathComponent(name).path
+                    return total
+                        + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?
+                            .intValue
+                            ?? 0)
+                }
         }
         #expect(try folderBytes() <= 70_000)
         #expect(try folderBytes() >= 40_000, "the most recent entries are kept")

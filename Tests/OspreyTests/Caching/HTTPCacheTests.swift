@@ -33,13 +33,13 @@ struct HTTPCacheTests {
         func stop() { server.stop() }
     }
 
-    private func api(_ server: CountingServer, cache: HTTPCache) -> TestAPI {
+    func api(_ server: CountingServer, cache: HTTPCache) -> TestAPI {
         let api = TestAPI(server.server)
         api.configuration.cache = cache
         return api
     }
 
-    private func get(
+    func get(
         _ api: TestAPI, _ path: String, headers: HTTPHeaders = [:]
     ) async throws -> APIResponse<String> {
         try await api.request(route: api.get(endpoint: path), parameters: URLParameters(headers: headers))
@@ -180,28 +180,6 @@ struct HTTPCacheTests {
         let again = try await get(api, "/old")
         #expect(again.cacheStatus == nil && again.value == "new 2")
         #expect(server.requests("/old").count == 2)
-    }
-
-    @Test("a request with credentials is stored only when the response says public")
-    func credentialsNotShared() async throws {
-        let server = try CountingServer()
-        defer { server.stop() }
-        server.route("/mine") { request, number in
-            .text("\(request.value(forHeader: "Authorization") ?? "nobody") \(number)")
-                .adding(header: "Cache-Control", "max-age=3600")
-        }
-        server.route("/shared") { _, number in
-            .text("shared \(number)").adding(header: "Cache-Control", "public, max-age=3600")
-        }
-        let api = api(server, cache: HTTPCache())
-        let alice: HTTPHeaders = ["Authorization": "Bearer alice"]
-        #expect(try await get(api, "/mine", headers: alice).value == "Bearer alice 1")
-        let bob = try await get(api, "/mine", headers: ["Authorization": "Bearer bob"])
-        #expect(bob.value == "Bearer bob 2" && bob.cacheStatus == nil)
-        #expect(try await get(api, "/mine", headers: alice).cacheStatus == nil)
-        _ = try await get(api, "/shared", headers: alice)
-        #expect(try await get(api, "/shared", headers: alice).cacheStatus == .hit)
-        #expect(server.requests("/mine").count == 3)
     }
 
     @Test("an unsafe method that succeeds makes the URL's stored response go")
