@@ -36,7 +36,16 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// Headers from a dictionary (in the dictionary's key order, sorted for determinism).
     public init(_ dictionary: [String: String]) {
-        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) { self[name] = value }
+        // Linear in the number of names (a head of 10,000 fields is a server's choice): only a
+        // name repeated in another case takes the slower replacing path.
+        var seen = Set<String>()
+        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+            if seen.insert(name.lowercased()).inserted {
+                fields.append(Field(name: name, value: value))
+            } else {
+                self[name] = value
+            }
+        }
     }
 
     /// Headers from lines in the order received, repeated names kept as separate fields.
@@ -90,9 +99,9 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// These headers with `other`'s values replacing any of the same name.
     public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        let replaced = Set(other.fields.map { $0.name.lowercased() })
         var merged = self
-        for name in other.names { merged.remove(name: name) }
-        merged.fields += other.fields
+        merged.fields = fields.filter { !replaced.contains($0.name.lowercased()) } + other.fields
         return merged
     }
 
@@ -104,8 +113,18 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// A dictionary with repeated values joined by `", "`.
     public var dictionary: [String: String] {
+        // One pass: each field's value joins its name's first spelling.
+        var spellings: [String: String] = [:]
         var result: [String: String] = [:]
-        for name in names { result[name] = values(for: name).joined(separator: ", ") }
+        for field in fields {
+            let folded = field.name.lowercased()
+            if let spelling = spellings[folded] {
+                result[spelling, default: ""] += ", " + field.value
+            } else {
+                spellings[folded] = field.name
+                result[field.name] = field.value
+            }
+        }
         return result
     }
 
