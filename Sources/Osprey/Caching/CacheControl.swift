@@ -26,6 +26,12 @@ package struct CacheControl: Sendable {
     /// Whether the directive is present (with or without an argument).
     package func has(_ name: String) -> Bool { directives[name] != nil }
 
+    /// Whether the directive is present with an argument (`max-stale=60`, not `max-stale`).
+    package func hasArgument(_ name: String) -> Bool {
+        guard let argument = directives[name] else { return false }
+        return argument != nil
+    }
+
     /// A directive's delta-seconds argument; nil when it is absent or not a number (RFC 9111
     /// §1.2.2: a number too large for the cache counts as 2^31).
     package func seconds(_ name: String) -> TimeInterval? {

@@ -34,9 +34,11 @@ import Promises
 ///
 /// Per request, the request's own `Cache-Control` decides: `no-cache` (or `max-age=0`) forces a
 /// validation, `no-store` skips the cache both ways, `max-age` and `min-fresh` ask for fresher
-/// answers, `only-if-cached` answers `504` rather than go to the network. A request with its own
-/// conditional or `Range` headers goes to the server untouched, so its caller sees the `304` or
-/// `206` it asked for. Downloads and streams pass by the cache.
+/// answers, `max-stale` (with a bound in seconds, or none) takes a stale answer without asking the
+/// server (not one whose response said `must-revalidate`), `only-if-cached` answers `504` rather
+/// than go to the network (with `max-stale`: what is stored, stale or not, for an app offline).
+/// A request with its own conditional or `Range` headers goes to the server untouched, so its
+/// caller sees the `304` or `206` it asked for. Downloads and streams pass by the cache.
 ///
 /// Size limits hold: the least recently used entries go first. A disk cache is found again by a
 /// new process on the same folder; an entry file that was damaged is deleted, never served.
@@ -184,7 +186,15 @@ public final class HTTPCache: Sendable {
         let lifetime = stored.freshnessLifetime(heuristic: usesHeuristicFreshness)
         if let maxAge = directives.seconds("max-age"), age > maxAge { return false }
         let minimumFresh = directives.seconds("min-fresh") ?? 0
-        return lifetime - age > minimumFresh
+        if lifetime - age > minimumFresh { return true }
+        // `max-stale` (RFC 9111 §5.2.1.2): the caller takes a stale answer, within its bound if it
+        // gave one, unless the response said it must never be served stale (§5.2.2.2).
+        let response = CacheControl(stored.headers)
+        guard directives.has("max-stale"), !response.has("must-revalidate"), !response.has("proxy-revalidate")
+        else { return false }
+        guard directives.hasArgument("max-stale") else { return true }
+        guard let bound = directives.seconds("max-stale") else { return false }
+        return age - lifetime <= bound
     }
 
     /// Whether `response` to `request` may be kept (RFC 9111 §3, with the rules above).

@@ -1,0 +1,55 @@
+import Foundation
+import OspreyTesting
+import Testing
+
+@testable import Osprey
+
+/// A caller that takes stale answers: `max-stale`, alone or with `only-if-cached` (an app
+/// offline), on the transport the tests run on, with the cache's clock moved by the test.
+@Suite("Caching: max-stale and only-if-cached")
+struct CacheStaleTests {
+    private let base = HTTPCacheTests()
+
+    @Test("max-stale serves a stale entry within its bound, without asking the server")
+    func maxStale() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/news") { _, number in
+            .text("news \(number)").adding(header: "Cache-Control", "max-age=60")
+        }
+        let clock = Locked(Date())
+        let api = base.api(server, cache: HTTPCache(maximumBytes: 1 << 20, now: { clock.withLock { $0 } }))
+        _ = try await base.get(api, "/news")
+        clock.withLock { $0 += 100 }  // 40 s stale
+        let within = try await base.get(api, "/news", headers: ["Cache-Control": "max-stale=60"])
+        #expect(within.value == "news 1" && within.cacheStatus == .hit)
+        let unbounded = try await base.get(api, "/news", headers: ["Cache-Control": "max-stale"])
+        #expect(unbounded.value == "news 1" && unbounded.cacheStatus == .hit)
+        let offline = try await base.get(
+            api, "/news", headers: ["Cache-Control": "only-if-cached, max-stale"])
+        #expect(offline.value == "news 1" && offline.cacheStatus == .hit)
+        #expect(server.requests("/news").count == 1)
+        let strictOffline: Promise<String> = api.request(
+            route: api.get(endpoint: "/news"),
+            parameters: URLParameters(headers: ["Cache-Control": "only-if-cached"]))
+        #expect(await strictOffline.apiError?.statusCode == 504)
+        let beyond = try await base.get(api, "/news", headers: ["Cache-Control": "max-stale=10"])
+        #expect(beyond.value == "news 2" && beyond.cacheStatus == nil)
+        #expect(server.requests("/news").count == 2)
+    }
+
+    @Test("a response that says must-revalidate is never served stale, whatever max-stale says")
+    func mustRevalidate() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/account") { _, number in
+            .text("balance \(number)").adding(header: "Cache-Control", "max-age=60, must-revalidate")
+        }
+        let clock = Locked(Date())
+        let api = base.api(server, cache: HTTPCache(maximumBytes: 1 << 20, now: { clock.withLock { $0 } }))
+        _ = try await base.get(api, "/account")
+        clock.withLock { $0 += 100 }
+        let answer = try await base.get(api, "/account", headers: ["Cache-Control": "max-stale"])
+        #expect(answer.value == "balance 2" && answer.cacheStatus == nil)
+    }
+}
