@@ -138,12 +138,15 @@ package struct CachedResponse: Sendable, Equatable {
 
     // MARK: Freshness (RFC 9111 §4.2)
 
-    /// How long the response is fresh for: `max-age` (a private cache ignores `s-maxage`), else
-    /// `Expires` minus `Date` (an invalid `Expires` means already expired), else, only when
-    /// `heuristic`, a tenth of the time since `Last-Modified`, at most a day.
-    package func freshnessLifetime(heuristic: Bool) -> TimeInterval {
+    /// How long the response is fresh for: for a shared cache its `s-maxage` first (a private
+    /// cache ignores it), then `max-age`, else `Expires` minus `Date` (an invalid `Expires` means
+    /// already expired), else, only when `heuristic`, a tenth of the time since `Last-Modified`,
+    /// at most a day.
+    package func freshnessLifetime(heuristic: Bool, shared: Bool = false) -> TimeInterval {
         let headers = headers
-        if let maxAge = CacheControl(headers).seconds("max-age") { return maxAge }
+        let directives = CacheControl(headers)
+        if shared, let sharedMaxAge = directives.seconds("s-maxage") { return sharedMaxAge }
+        if let maxAge = directives.seconds("max-age") { return maxAge }
         if let expires = headers["Expires"] {
             guard let expiry = CookieDate.parse(expires) else { return 0 }
             return max(0, expiry.timeIntervalSince(date(headers)))

@@ -46,6 +46,8 @@ public final class HTTPCache: Sendable {
     private let storage: any CacheStorage
     private let usesHeuristicFreshness: Bool
     private let now: @Sendable () -> Date
+    /// Whether the cache follows the rules of a shared cache (RFC 9111 §3.5): see ``shared(maximumBytes:usesHeuristicFreshness:)``.
+    public let isShared: Bool
     /// At most this many variants (``CachedResponse/matches(_:)``) are kept per URL.
     private static let variantLimit = 8
 
@@ -78,18 +80,53 @@ public final class HTTPCache: Sendable {
 
     /// A cache on `storage` with a clock of the caller's (tests move time without waiting).
     init(
-        storage: any CacheStorage, usesHeuristicFreshness: Bool,
+        storage: any CacheStorage, usesHeuristicFreshness: Bool, isShared: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
         self.usesHeuristicFreshness = usesHeuristicFreshness
+        self.isShared = isShared
         self.now = now
     }
 
+    /// A cache in memory for a process that serves many users (a server calling an API on their
+    /// behalf), by the rules of a shared cache (RFC 9111 §3.5, §5.2.2): a response marked
+    /// `private` is never stored, one to a request with `Authorization` only when it says
+    /// `public`, `s-maxage` or `must-revalidate`, and `s-maxage` comes before `max-age`. As in
+    /// every ``HTTPCache``, an answer stored for some credentials is served to the same alone.
+    /// - Parameters:
+    ///   - maximumBytes: The most bytes of bodies and headers kept; 10 MiB by default.
+    ///   - usesHeuristicFreshness: See ``init(maximumBytes:usesHeuristicFreshness:)``.
+    /// - Returns: The cache.
+    public static func shared(maximumBytes: Int64 = 10 << 20, usesHeuristicFreshness: Bool = false)
+        -> HTTPCache
+    {
+        HTTPCache(
+            storage: MemoryCacheStorage(maximumBytes: maximumBytes),
+            usesHeuristicFreshness: usesHeuristicFreshness, isShared: true)
+    }
+
+    /// A shared cache (see ``shared(maximumBytes:usesHeuristicFreshness:)``) in `folder`.
+    /// - Parameters:
+    ///   - folder: A folder for the cache alone.
+    ///   - maximumBytes: The most bytes of files kept; 100 MiB by default.
+    ///   - usesHeuristicFreshness: See ``init(maximumBytes:usesHeuristicFreshness:)``.
+    /// - Returns: The cache.
+    /// - Throws: When the folder cannot be created or read.
+    public static func shared(
+        folder: URL, maximumBytes: Int64 = 100 << 20, usesHeuristicFreshness: Bool = false
+    ) throws -> HTTPCache {
+        HTTPCache(
+            storage: try DiskCacheStorage(folder: folder, maximumBytes: maximumBytes),
+            usesHeuristicFreshness: usesHeuristicFreshness, isShared: true)
+    }
+
     /// A memory cache whose clock is `now` (tests).
-    package convenience init(maximumBytes: Int64, now: @escaping @Sendable () -> Date) {
+    package convenience init(maximumBytes: Int64, isShared: Bool = false, now: @escaping @Sendable () -> Date)
+    {
         self.init(
-            storage: MemoryCacheStorage(maximumBytes: maximumBytes), usesHeuristicFreshness: false, now: now)
+            storage: MemoryCacheStorage(maximumBytes: maximumBytes), usesHeuristicFreshness: false,
+            isShared: isShared, now: now)
     }
 
     /// Bytes the cache holds now.
@@ -183,7 +220,7 @@ public final class HTTPCache: Sendable {
     private func isFresh(_ stored: CachedResponse, for directives: CacheControl) -> Bool {
         guard !directives.noCache, !CacheControl(stored.headers).noCache else { return false }
         let age = stored.age(at: now())
-        let lifetime = stored.freshnessLifetime(heuristic: usesHeuristicFreshness)
+        let lifetime = stored.freshnessLifetime(heuristic: usesHeuristicFreshness, shared: isShared)
         if let maxAge = directives.seconds("max-age"), age > maxAge { return false }
         let minimumFresh = directives.seconds("min-fresh") ?? 0
         if lifetime - age > minimumFresh { return true }
@@ -210,9 +247,22 @@ public final class HTTPCache: Sendable {
             response.statusCode != 304, (200..<600).contains(response.statusCode),
             !CachedResponse.varyNames(headers).contains("*"), !headers.contains("Set-Cookie")
         else { return false }
-        // A response to a request with credentials is kept too (this is a private cache), but
-        // served to a request with the same credentials alone: see `CachedResponse.matches`.
-        let explicit = directives.seconds("max-age") != nil || headers.contains("Expires")
+        // A response to a request with credentials is kept too, but served to a request with the
+        // same credentials alone (see `CachedResponse.matches`). A shared cache keeps to RFC 9111
+        // §3.5 besides: nothing `private`, and an authorized request's answer only when the
+        // response allows a shared cache to keep it.
+        if isShared {
+            if directives.has("private") { return false }
+            let authorized = request.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
+            if authorized && !directives.isPublic && !directives.has("s-maxage")
+                && !directives.has("must-revalidate")
+            {
+                return false
+            }
+        }
+        let explicit =
+            directives.seconds("max-age") != nil || headers.contains("Expires")
+            || (isShared && directives.seconds("s-maxage") != nil)
         guard explicit || CachedResponse.heuristicallyCacheable.contains(response.statusCode) else {
             return false
         }

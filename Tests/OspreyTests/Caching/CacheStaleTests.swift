@@ -53,3 +53,41 @@ struct CacheStaleTests {
         #expect(answer.value == "balance 2" && answer.cacheStatus == nil)
     }
 }
+
+/// A cache for a process that serves many users: the shared-cache rules (RFC 9111 §3.5).
+@Suite("Caching: a shared cache")
+struct SharedCacheTests {
+    private let base = HTTPCacheTests()
+
+    @Test("private is never kept, Authorization only with public or s-maxage, s-maxage before max-age")
+    func sharedRules() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/private") { _, number in
+            .text("private \(number)").adding(header: "Cache-Control", "private, max-age=3600")
+        }
+        server.route("/authorized") { _, number in
+            .text("authorized \(number)").adding(header: "Cache-Control", "max-age=3600")
+        }
+        server.route("/allowed") { _, number in
+            .text("allowed \(number)").adding(header: "Cache-Control", "max-age=3600, s-maxage=60")
+        }
+        let clock = Locked(Date())
+        let cache = HTTPCache(maximumBytes: 1 << 20, isShared: true, now: { clock.withLock { $0 } })
+        #expect(cache.isShared && HTTPCache.shared().isShared && !HTTPCache().isShared)
+        let api = base.api(server, cache: cache)
+        _ = try await base.get(api, "/private")
+        #expect(try await base.get(api, "/private").value == "private 2")
+        let token: HTTPHeaders = ["Authorization": "Bearer alice"]
+        _ = try await base.get(api, "/authorized", headers: token)
+        #expect(try await base.get(api, "/authorized", headers: token).value == "authorized 2")
+        _ = try await base.get(api, "/allowed", headers: token)
+        #expect(try await base.get(api, "/allowed", headers: token).cacheStatus == .hit)
+        clock.withLock { $0 += 100 }  // past s-maxage, within max-age: stale for a shared cache
+        #expect(try await base.get(api, "/allowed", headers: token).value == "allowed 2")
+        // A private cache keeps what the shared one refused.
+        let privateAPI = base.api(server, cache: HTTPCache())
+        _ = try await base.get(privateAPI, "/private")
+        #expect(try await base.get(privateAPI, "/private").cacheStatus == .hit)
+    }
+}
