@@ -15,6 +15,7 @@ enum EventStreamTarget {
         let events = cut.feed(body[..<first]) + cut.feed(body[first..<second]) + cut.feed(body[second...])
         precondition(events == expected, "events depend on where the body was cut")
         precondition(whole.lastEventID == cut.lastEventID && whole.reconnectionTime == cut.reconnectionTime)
+        precondition(whole.isOverLimit == cut.isOverLimit, "the event size limit depends on the cuts")
         for event in events { precondition(!event.event.isEmpty) }
 
         var wholeLines = LineSplitter()

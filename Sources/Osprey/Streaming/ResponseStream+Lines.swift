@@ -6,7 +6,9 @@ extension ResponseStream {
     public var lines: Lines { Lines(stream: self) }
 
     /// The body read as a `text/event-stream`: its ``ServerSentEvent``s, without reconnecting
-    /// (``AbstractAPI/events(route:parameters:reconnection:)`` reconnects).
+    /// (``AbstractAPI/events(route:parameters:reconnection:)`` reconnects). An event larger than
+    /// 4 MiB (data and fields) stops the stream with ``APIError/parsingFailed(underlying:context:)``
+    /// and a ``ServerSentEventTooLarge``.
     public var events: Events { Events(stream: self) }
 
     /// The text lines of a ``ResponseStream``.
@@ -52,29 +54,46 @@ extension ResponseStream {
     /// The server-sent events of a ``ResponseStream``.
     public struct Events: AsyncSequence, Sendable {
         let stream: ResponseStream
+        /// The last event ID a previous connection left (a reconnection's), which events without
+        /// `id:` carry.
+        var lastEventID: String?
 
         /// Reads the events in order.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(reading: Reading(stream: stream))
+            Iterator(
+                reading: Reading(stream: stream), parser: ServerSentEventParser(lastEventID: lastEventID))
         }
 
         /// Reads ``Events``; dropping it before the end stops the transfer.
         public struct Iterator: AsyncIteratorProtocol {
             let reading: Reading
-            var parser = ServerSentEventParser()
+            var parser: ServerSentEventParser
             var ready: [ServerSentEvent] = []
             var readyIndex = 0
 
             /// The next event, or nil at the end of the body (an unfinished event is dropped).
-            /// - Throws: What stopped the body.
+            /// - Throws: What stopped the body, or ``APIError/parsingFailed(underlying:context:)``
+            ///   with a ``ServerSentEventTooLarge`` once an event passed the limit (after the
+            ///   events before it).
             public mutating func next() async throws -> ServerSentEvent? {
                 while readyIndex == ready.count {
+                    if parser.isOverLimit { throw try await tooLarge() }
                     guard let piece = try await reading.next() else { return nil }
                     ready = parser.feed(piece)
                     readyIndex = 0
                 }
                 defer { readyIndex += 1 }
                 return ready[readyIndex]
+            }
+
+            /// Stops the transfer (the server may go on sending) and says why.
+            private func tooLarge() async throws -> APIError {
+                // The head came before the body, so this does not wait.
+                let head = try? await reading.stream.buffer.head()
+                reading.stream.cancel()
+                return APIError.parsingFailed(
+                    underlying: ServerSentEventTooLarge(limit: ServerSentEventParser.maximumEventBytes),
+                    context: .init(request: head?.request, response: head?.httpResponse))
             }
 
             /// The last event ID the stream set, for a reconnection.

@@ -48,7 +48,9 @@ extension ServerSentEvents {
     public static func scripted(_ events: [ServerSentEvent], error: (any Error)? = nil) -> ServerSentEvents {
         let body = Data(events.map(\.wireFormat).joined().utf8)
         let served = Locked(false)
-        return ServerSentEvents(reconnection: Reconnection(initialDelay: 0), defaultQueue: .global()) { _ in
+        // No network to spare: the end (the scripted 204) comes without a wait.
+        let reconnection = Reconnection(initialDelay: 0, minimumDelay: 0)
+        return ServerSentEvents(reconnection: reconnection, defaultQueue: .global()) { _ in
             let first = served.withLock { served -> Bool in
                 defer { served = true }
                 return !served

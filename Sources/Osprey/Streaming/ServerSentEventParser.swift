@@ -5,7 +5,9 @@
 /// without a colon a field with an empty value, and an event dispatched at each blank line
 /// unless it has no data. What is left when the stream ends is discarded.
 ///
-/// Bytes here are the server's: any of them must give events or nothing, never a crash.
+/// Bytes here are the server's: any of them must give events or nothing, never a crash, and
+/// memory stays bounded: a line is cut at ``maximumLineBytes``, and an event whose data and
+/// fields would pass ``maximumEventBytes`` stops the parser (``isOverLimit``) before it is kept.
 package struct ServerSentEventParser: Sendable {
     /// The current line so far, when a piece ended inside it.
     private var line: [UInt8] = []
@@ -18,15 +20,31 @@ package struct ServerSentEventParser: Sendable {
     private var eventType: [UInt8] = []
     private var retry: Int?
     /// The last event ID buffer, kept across events.
-    package private(set) var lastEventID: String?
+    package private(set) var lastEventID: String? {
+        didSet { lastEventIDBytes = lastEventID?.utf8.count ?? 0 }
+    }
+    private var lastEventIDBytes = 0
+    /// An event passed ``maximumEventBytes``: the parser keeps nothing more and ignores the rest
+    /// of the stream, which should be failed.
+    package private(set) var isOverLimit = false
     /// The reconnection time the stream asked for, in milliseconds (`retry:`).
     package private(set) var reconnectionTime: Int?
     /// The longest line kept (1 MiB): a longer one is cut, its rest ignored, so a server cannot
     /// grow one line without bound.
     package static let maximumLineBytes = 1 << 20
+    /// The largest event kept (4 MiB of data, event type and id): lines are capped, but a server
+    /// could otherwise send `data:` lines without end and grow one event without bound.
+    package static let maximumEventBytes = 4 << 20
 
+    /// The bytes the event being read would carry: its data (with the LFs joining its lines),
+    /// its type and the last event ID.
+    var pendingEventBytes: Int { data.count + eventType.count + lastEventIDBytes }
+
+    /// - Parameter lastEventID: The last event ID buffer to start with: the one the previous
+    ///   connection left, which the standard keeps until an `id:` field changes it.
     package init(lastEventID: String? = nil) {
         self.lastEventID = lastEventID
+        lastEventIDBytes = lastEventID?.utf8.count ?? 0
     }
 
     /// Reads the next piece of the body; returns the events it completed, in order.
@@ -45,6 +63,7 @@ package struct ServerSentEventParser: Sendable {
     }
 
     private mutating func scan(_ bytes: UnsafeRawBufferPointer, emit: (ServerSentEvent) -> Void) {
+        if isOverLimit { return }
         var start = 0
         let count = bytes.count
         if !checkedBOM {
@@ -73,6 +92,7 @@ package struct ServerSentEventParser: Sendable {
                     line = []
                     whole.withUnsafeBytes { process($0, emit: emit) }
                 }
+                if isOverLimit { return }
                 if byte == 0x0D {
                     if index + 1 < count {
                         if bytes[index + 1] == 0x0A { index += 1 }
@@ -105,13 +125,17 @@ package struct ServerSentEventParser: Sendable {
         if valueStart < line.count, line[valueStart] == 0x20 { valueStart += 1 }
         let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
         if field.elementsEqual("data".utf8) {
+            let added = (hasData ? 1 : 0) + value.count
+            guard fits(pendingEventBytes + added) else { return }
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
         } else if field.elementsEqual("event".utf8) {
+            guard fits(pendingEventBytes - eventType.count + value.count) else { return }
             eventType = Array(value)
         } else if field.elementsEqual("id".utf8) {
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            guard !value.contains(0), fits(pendingEventBytes - lastEventIDBytes + value.count) else { return }
+            lastEventID = String(decoding: value, as: UTF8.self)
         } else if field.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.count <= 10, value.allSatisfy({ (0x30...0x39).contains($0) }),
                 let milliseconds = Int(String(decoding: value, as: UTF8.self))
@@ -120,6 +144,17 @@ package struct ServerSentEventParser: Sendable {
                 retry = milliseconds
             }
         }
+    }
+
+    /// Whether an event of `size` bytes may be kept; if not, stops the parser and lets go of
+    /// what it held, before anything more is kept.
+    private mutating func fits(_ size: Int) -> Bool {
+        guard size > Self.maximumEventBytes else { return true }
+        isOverLimit = true
+        data = []
+        eventType = []
+        line = []
+        return false
     }
 
     private mutating func dispatch(_ emit: (ServerSentEvent) -> Void) {

@@ -15,32 +15,76 @@ import Promises
 /// delay the server asked for (`retry:`, 3 s until then), sending the last event ID it saw as
 /// `Last-Event-ID`. The delay doubles for every reconnection in a row that brought no event, up
 /// to ``Reconnection/maximumDelay``, with jitter: each wait is a random time between half the
-/// delay and the delay, so that clients dropped together do not come back together. It stops
-/// for good, ending the sequence, on a `204`; and with an error on a status the API does not
-/// accept (the ``APIError`` a plain request gets), on a `Content-Type` other than
+/// delay and the delay, so that clients dropped together do not come back together. No wait is
+/// shorter than ``Reconnection/minimumDelay`` (0.5 s by default), whatever the server asks: a
+/// `retry: 0` cannot make it reconnect in a loop. The last event ID is kept across connections
+/// until an `id:` field changes it, as the standard says: an event without `id:` after a
+/// reconnection still carries the last one, and the next reconnection still sends it.
+///
+/// It stops for good, ending the sequence, on a `204`; and with an error on a status the API
+/// does not accept (the ``APIError`` a plain request gets), on a `Content-Type` other than
 /// `text/event-stream` (``APIError/parsingFailed(underlying:context:)`` with a
-/// ``NotAnEventStream``), or on cancellation.
+/// ``NotAnEventStream``), on an event larger than 4 MiB
+/// (``APIError/parsingFailed(underlying:context:)`` with a ``ServerSentEventTooLarge``), or on
+/// cancellation.
 public final class ServerSentEvents: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
 
     /// When to reconnect.
     public struct Reconnection: Sendable {
+        /// The shortest wait before a reconnection unless a policy sets one: 0.5 s, a floor like
+        /// the one browsers keep, so that a server's `retry: 0` (or one that is gone) costs at
+        /// most two connections a second, not thousands.
+        public static let defaultMinimumDelay: TimeInterval = 0.5
+
         /// The delay before the server sets one with `retry:`.
         public var initialDelay: TimeInterval
-        /// The longest wait the doubling reaches (a longer `retry:` from the server is honoured).
+        /// The shortest wait before any reconnection: the floor under the server's `retry:`, the
+        /// initial delay, the doubling (which starts from it) and the jitter. Zero lets a
+        /// server's `retry: 0` reconnect at once, in a loop; keep it above zero outside tests.
+        public var minimumDelay: TimeInterval = Reconnection.defaultMinimumDelay
+        /// The longest wait the doubling reaches (a longer `retry:` from the server is honoured);
+        /// below ``minimumDelay``, the minimum wins.
         public var maximumDelay: TimeInterval
         /// Reconnections in a row without an event after which it gives up: with the last error
         /// when the last connection failed, else by ending the sequence; nil for never.
         public var maximumAttempts: Int?
 
-        /// A policy.
+        /// A policy whose waits are never shorter than ``defaultMinimumDelay``.
         public init(
             initialDelay: TimeInterval = 3, maximumDelay: TimeInterval = 60, maximumAttempts: Int? = nil
         ) {
             self.initialDelay = initialDelay
             self.maximumDelay = maximumDelay
             self.maximumAttempts = maximumAttempts
+        }
+
+        /// A policy with its own floor under every wait.
+        /// - Parameters:
+        ///   - initialDelay: The delay before the server sets one with `retry:`.
+        ///   - minimumDelay: The shortest wait before any reconnection (see ``minimumDelay``).
+        ///   - maximumDelay: The longest wait the doubling reaches.
+        ///   - maximumAttempts: Reconnections in a row without an event before giving up.
+        public init(
+            initialDelay: TimeInterval = 3, minimumDelay: TimeInterval, maximumDelay: TimeInterval = 60,
+            maximumAttempts: Int? = nil
+        ) {
+            self.init(
+                initialDelay: initialDelay, maximumDelay: maximumDelay, maximumAttempts: maximumAttempts)
+            self.minimumDelay = minimumDelay
+        }
+
+        /// The range the wait before reconnection number `attempt` in a row without an event is
+        /// drawn from, when the stream asked for `retry` (seconds): the delay doubled per
+        /// attempt from the base (the server's, else the initial one, never below the floor),
+        /// capped, then half of it to all of it, never below the floor.
+        func waitRange(attempt: Int, retry: TimeInterval?) -> ClosedRange<TimeInterval> {
+            let floor = minimumDelay > 0 ? minimumDelay : 0
+            let base = Swift.max(floor, retry ?? initialDelay)
+            let doubled = base * pow(2, Double(Swift.min(30, Swift.max(0, attempt - 1))))
+            let delay = Swift.max(floor, Swift.min(doubled, Swift.max(maximumDelay, base)))
+            return Swift.max(floor, delay / 2)...delay
         }
     }
 
@@ -174,27 +218,33 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
             return nil
         }
 
-        /// Opens a connection; false when the server says there is nothing more (`204`).
+        /// Opens a connection, trying again after each failure that reconnects (in a loop, so
+        /// that a server that stays away grows no chain of calls); false when the server says
+        /// there is nothing more (`204`).
         private mutating func connect() async throws -> Bool {
-            let stream = source.connect()
-            do {
-                let head = try await stream.response
-                if head.statusCode == 204 { return false }
-                let type = head.headers["Content-Type"]?.split(separator: ";").first
-                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                guard type == "text/event-stream" else {
-                    stream.cancel()
-                    throw APIError.parsingFailed(
-                        underlying: NotAnEventStream(contentType: head.headers["Content-Type"]),
-                        context: .init(request: head.request, response: head.httpResponse))
+            while true {
+                let (stream, lastEventID) = source.connect()
+                do {
+                    let head = try await stream.response
+                    if head.statusCode == 204 { return false }
+                    let type = head.headers["Content-Type"]?.split(separator: ";").first
+                        .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                    guard type == "text/event-stream" else {
+                        stream.cancel()
+                        throw APIError.parsingFailed(
+                            underlying: NotAnEventStream(contentType: head.headers["Content-Type"]),
+                            context: .init(request: head.request, response: head.httpResponse))
+                    }
+                    // The standard keeps the last event ID buffer across connections: an event
+                    // without `id:` on this one still carries (and keeps) the last one.
+                    events = ResponseStream.Events(stream: stream, lastEventID: lastEventID)
+                        .makeAsyncIterator()
+                    return true
+                } catch let error where Self.reconnects(after: error) {
+                    try checkAttempts(after: error)
+                    quietReconnections += 1
+                    try await source.wait(reconnection: quietReconnections)
                 }
-                events = stream.events.makeAsyncIterator()
-                return true
-            } catch let error where Self.reconnects(after: error) {
-                try checkAttempts(after: error)
-                quietReconnections += 1
-                try await source.wait(reconnection: quietReconnections)
-                return try await connect()
             }
         }
 
@@ -213,7 +263,9 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
 
     // MARK: Connections
 
-    private func connect() -> ResponseStream {
+    /// Opens a connection; returns it with the last event ID it was opened with, which seeds
+    /// its parser.
+    private func connect() -> (stream: ResponseStream, lastEventID: String?) {
         let lastEventID = state.withLock { $0.lastEventID }
         let stream = open(lastEventID.flatMap { $0.isEmpty ? nil : $0 })
         let cancelled = state.withLock { state -> Bool in
@@ -222,17 +274,16 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
             return state.isCancelled
         }
         if cancelled { stream.cancel() }
-        return stream
+        return (stream, lastEventID)
     }
 
     /// Waits before reconnection number `attempt` in a row without an event (a cancellation ends
     /// the wait at once).
     fileprivate func wait(reconnection attempt: Int) async throws {
-        let base =
-            state.withLock { $0.reconnectionTime }.map { Double($0) / 1000 } ?? reconnection.initialDelay
-        let doubled = base * pow(2, Double(Swift.min(30, Swift.max(0, attempt - 1))))
-        let delay = Swift.min(doubled, Swift.max(reconnection.maximumDelay, base))
-        let wait = delay > 0 ? random((delay / 2)...delay) : 0
+        let retry = state.withLock { $0.reconnectionTime }.map { Double($0) / 1000 }
+        let range = reconnection.waitRange(attempt: attempt, retry: retry)
+        // The floor holds whatever the random source returns.
+        let wait = range.upperBound > 0 ? Swift.max(range.lowerBound, random(range)) : 0
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let cancelled = state.withLock { state -> Bool in
                 guard !state.isCancelled else { return true }
@@ -260,5 +311,18 @@ public struct NotAnEventStream: Error, Sendable, CustomStringConvertible {
     /// Says what came instead.
     public var description: String {
         "the response is not a text/event-stream (Content-Type: \(contentType ?? "none"))"
+    }
+}
+
+/// An event of a `text/event-stream` that grew past the limit (its data and fields together):
+/// the stream was stopped rather than kept growing in memory. It comes as
+/// ``APIError/parsingFailed(underlying:context:)``.
+public struct ServerSentEventTooLarge: Error, Sendable, CustomStringConvertible {
+    /// The most bytes an event may hold.
+    public var limit: Int
+
+    /// Says what the limit was.
+    public var description: String {
+        "a server-sent event passed the limit of \(limit) bytes of data and fields"
     }
 }

@@ -111,3 +111,58 @@ struct LineSplitterTests {
         #expect(LineSplitter.encoding(ofContentType: "text/plain; charset=\"us-ascii\"") == .ascii)
     }
 }
+
+@Suite("Streaming: the event-stream parser's limits and carried state")
+struct ServerSentEventParserLimitTests {
+    @Test("data lines past the event limit stop the parser before they are kept")
+    func eventLimit() {
+        var parser = ServerSentEventParser()
+        let line = Array(("data: " + String(repeating: "a", count: 64 * 1024) + "\n").utf8)
+        #expect(parser.feed(Array("data: small\n\n".utf8)) == [ServerSentEvent(data: "small")])
+        // Values, not the parser, in the expectations: a failure must not print megabytes.
+        var fed = 0
+        var mostHeld = 0
+        while !parser.isOverLimit, fed < 2 * ServerSentEventParser.maximumEventBytes {
+            let events = parser.feed(line).count
+            #expect(events == 0)
+            fed += line.count
+            mostHeld = max(mostHeld, parser.pendingEventBytes)
+        }
+        // Never more than the limit held, not even for the line that passes it.
+        #expect(mostHeld <= ServerSentEventParser.maximumEventBytes)
+        let isOverLimit = parser.isOverLimit
+        #expect(isOverLimit)
+        #expect(fed <= ServerSentEventParser.maximumEventBytes + line.count)
+        let heldAfter = parser.pendingEventBytes
+        #expect(heldAfter == 0)
+        // The rest of the stream is ignored: no event made of what came before or after.
+        let later = parser.feed(Array("\ndata: later\n\n".utf8)).count
+        #expect(later == 0)
+    }
+
+    @Test("a long event type or id counts toward the limit too")
+    func fieldsCount() {
+        var parser = ServerSentEventParser()
+        // Lines under the line cap: four make 4,000,003 bytes of data, under the 4 MiB limit.
+        let data = Array("data: \(String(repeating: "x", count: 1_000_000))\n".utf8)
+        var events = 0
+        for _ in 0..<4 { events += parser.feed(data).count }
+        let underAfterData = !parser.isOverLimit
+        events += parser.feed(Array("id: \(String(repeating: "y", count: 100_000))\n".utf8)).count
+        let underAfterID = !parser.isOverLimit
+        events += parser.feed(Array("event: \(String(repeating: "z", count: 100_000))\n".utf8)).count
+        let overAfterEvent = parser.isOverLimit
+        #expect(events == 0)
+        #expect(underAfterData)
+        #expect(underAfterID)
+        #expect(overAfterEvent)
+    }
+
+    @Test("a parser started with a last event ID gives it to events without id:, until one changes it")
+    func seededLastEventID() {
+        var parser = ServerSentEventParser(lastEventID: "7")
+        #expect(
+            parser.feed(Array("data: a\n\nid: 8\ndata: b\n\ndata: c\n\n".utf8)).map(\.id) == ["7", "8", "8"])
+        #expect(parser.lastEventID == "8")
+    }
+}

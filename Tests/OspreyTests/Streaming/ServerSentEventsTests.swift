@@ -7,10 +7,11 @@ import Testing
 /// The reconnecting event source against the loopback server, on the test transport.
 @Suite("Streaming: ServerSentEvents reconnects, and stops when it must")
 struct ServerSentEventsTests {
-    private static let eventStream = [LoopbackServer.HeaderField("Content-Type", "text/event-stream")]
+    static let eventStream = [LoopbackServer.HeaderField("Content-Type", "text/event-stream")]
 
-    /// No waiting between reconnections: the tests count connections, not seconds.
-    private static let quick = ServerSentEvents.Reconnection(initialDelay: 0, maximumDelay: 0)
+    /// No waiting between reconnections (not even the floor): the tests count connections, not
+    /// seconds.
+    static let quick = ServerSentEvents.Reconnection(initialDelay: 0, minimumDelay: 0, maximumDelay: 0)
 
     @Test("a dropped connection is reconnected with Last-Event-ID, after the server's retry delay")
     func reconnects() async throws {
@@ -61,7 +62,7 @@ struct ServerSentEventsTests {
         let api = TestAPI(server)
         let waits = Locked<[ClosedRange<Double>]>([])
         let source = ServerSentEvents(
-            reconnection: .init(initialDelay: 3, maximumDelay: 0.5, maximumAttempts: 3),
+            reconnection: .init(initialDelay: 3, minimumDelay: 0.1, maximumDelay: 0.5, maximumAttempts: 3),
             defaultQueue: api.responseQueue,
             random: { range in
                 waits.withLock { $0.append(range) }
@@ -86,7 +87,7 @@ struct ServerSentEventsTests {
         var count = 0
         let source = api.events(
             route: api.get(endpoint: "/feed"),
-            reconnection: .init(initialDelay: 0, maximumDelay: 0, maximumAttempts: 2))
+            reconnection: .init(initialDelay: 0, minimumDelay: 0, maximumDelay: 0, maximumAttempts: 2))
         for try await _ in source { count += 1 }
         #expect(count == 0)
         #expect(source.connectionCount == 3)
