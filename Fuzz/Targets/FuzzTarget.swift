@@ -20,8 +20,11 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case macro
     /// `text/event-stream` bodies and lines, cut anywhere.
     case eventStream = "event-stream"
-    /// The HTTP cache's caching headers (age, freshness) and its entry files.
+    /// The HTTP cache's caching headers (age, freshness), its entry files, and its matching of
+    /// a request's credentials and varied headers against an entry.
     case cacheEntry = "cache-entry"
+    /// A streamed request body's framing: never a byte beyond its declared length.
+    case bodyStream = "body-stream"
 
     /// Reads one input.
     package func run(_ input: Data) {
@@ -34,6 +37,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .macro: MacroTarget.run(input)
         case .eventStream: EventStreamTarget.run(input)
         case .cacheEntry: CacheEntryTarget.run(input)
+        case .bodyStream: BodyStreamTarget.run(input)
         }
     }
 }

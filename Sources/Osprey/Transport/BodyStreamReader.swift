@@ -7,9 +7,9 @@ import Foundation
 /// A declared length is the body's framing, so no byte beyond it is ever handed to the transport:
 /// a sequence that overruns it fails at once (`overran` is called, and every later read throws)
 /// without its surplus, which on a kept-alive connection would be read as the next request.
-final class BodyStreamReader: Sendable {
+package final class BodyStreamReader: Sendable {
     /// What a read found.
-    enum Read: Equatable {
+    package enum Read: Equatable {
         case bytes(Int)
         /// Nothing yet: ask again after `wake`.
         case wait
@@ -36,7 +36,7 @@ final class BodyStreamReader: Sendable {
 
     /// Starts reading `pieces`; `wake` is called (from any thread) when bytes became ready for a
     /// reader that was told to wait.
-    init(
+    package init(
         pieces: AsyncThrowingStream<Data, any Error>, length: Int64?, bufferSize: Int,
         wake: @escaping @Sendable () -> Void,
         overran: @escaping @Sendable (BodyStreamLengthMismatch) -> Void = { _ in }
@@ -100,7 +100,7 @@ final class BodyStreamReader: Sendable {
 
     /// Copies up to `buffer.count` ready bytes into `buffer`.
     /// - Throws: What stopped the sequence (or a length it did not keep).
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Read {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Read {
         let (read, producer) = try state.withLock { state -> (Read, CheckedContinuation<Void, Never>?) in
             if let overrun = state.overrun { throw overrun }
             var copied = 0
@@ -137,10 +137,10 @@ final class BodyStreamReader: Sendable {
     }
 
     /// The overrun seen so far, if the sequence produced more than its declared length.
-    var overrun: BodyStreamLengthMismatch? { state.withLock { $0.overrun } }
+    package var overrun: BodyStreamLengthMismatch? { state.withLock { $0.overrun } }
 
     /// Stops reading the sequence.
-    func cancel() {
+    package func cancel() {
         task.withLock { $0 }?.cancel()
         let producer = state.withLock { state -> CheckedContinuation<Void, Never>? in
             defer { state.producer = nil }
