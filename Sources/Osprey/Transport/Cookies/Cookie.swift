@@ -17,11 +17,6 @@ package struct Cookie: Sendable, Equatable {
     package var expires: Date?
     package var created: Date
 
-    /// Whether the cookie is the same as `other` for replacing: name, domain and path.
-    func hasSameKey(as other: Cookie) -> Bool {
-        name == other.name && domain == other.domain && path == other.path
-    }
-
     func isExpired(at now: Date) -> Bool {
         expires.map { $0 <= now } ?? false
     }

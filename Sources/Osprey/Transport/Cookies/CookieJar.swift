@@ -26,7 +26,7 @@ import Foundation
 /// added at the wire only, so they never appear in a request an error or a monitor shows.
 public final class CookieJar: Sendable {
     private enum Backing: Sendable {
-        case memory(Locked<[Cookie]>)
+        case memory(Locked<CookieStore>)
         // HTTPCookieStorage is thread-safe (Foundation's documentation).
         case storage(UncheckedStorage)
     }
@@ -37,7 +37,8 @@ public final class CookieJar: Sendable {
     }
 
     /// The most cookies kept per domain, and in all (RFC 6265 §6.1 asks for at least 50 and
-    /// 3000); the least recently made go first.
+    /// 3000); the least recently made go first, as each cookie is stored. A jar over an
+    /// `HTTPCookieStorage` keeps them too: what is beyond them there is deleted on the next store.
     static let perDomainLimit = 50
     static let totalLimit = 3000
 
@@ -59,7 +60,7 @@ public final class CookieJar: Sendable {
 
     /// An empty jar in memory with a clock of the test's.
     init(now: @escaping @Sendable () -> Date) {
-        backing = .memory(Locked([]))
+        backing = .memory(Locked(Self.makeStore()))
         self.now = now
     }
 
@@ -77,7 +78,7 @@ public final class CookieJar: Sendable {
     /// Forgets every cookie.
     public func removeAll() {
         switch backing {
-        case .memory(let cookies): cookies.withLock { $0 = [] }
+        case .memory(let cookies): cookies.withLock { $0 = Self.makeStore() }
         case .storage(let wrapped):
             for cookie in wrapped.storage.cookies ?? [] { wrapped.storage.deleteCookie(cookie) }
         }
@@ -92,30 +93,50 @@ public final class CookieJar: Sendable {
         return cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
-    /// Stores what `lines` (the `Set-Cookie` header lines of a response from `url`) set.
+    /// Stores what `lines` (the `Set-Cookie` header lines of a response from `url`) set, under
+    /// the limits: the work grows with the lines and the cookies kept, never with their product.
     func store(setCookieLines lines: [String], from url: URL) {
         let now = now()
         let cookies = lines.compactMap { SetCookie.parse($0, from: url, at: now) }
         guard !cookies.isEmpty else { return }
+        let isSecure = url.scheme?.lowercased() == "https"
         switch backing {
         case .memory(let stored):
-            stored.withLock { stored in
-                for cookie in cookies { Self.store(cookie, into: &stored, from: url, at: now) }
-                Self.evict(from: &stored, at: now)
-            }
+            stored.withLock { $0.store(cookies, fromSecureOrigin: isSecure, at: now) }
         case .storage(let wrapped):
-            var stored = (wrapped.storage.cookies ?? []).compactMap(Self.makeCookie)
-            let before = stored
-            for cookie in cookies { Self.store(cookie, into: &stored, from: url, at: now) }
-            for old in before where !stored.contains(old) {
-                if let match = wrapped.storage.cookies?.first(where: { Self.makeCookie($0) == old }) {
-                    wrapped.storage.deleteCookie(match)
-                }
-            }
-            for new in stored where !before.contains(new) {
-                if let cookie = Self.makeHTTPCookie(new) { wrapped.storage.setCookie(cookie) }
+            Self.store(cookies, fromSecureOrigin: isSecure, at: now, into: wrapped.storage)
+        }
+    }
+
+    /// The storage's cookies go through the same store (and its limits, which the storage does
+    /// not keep); then what changed is written back, and what was dropped deleted.
+    private static func store(
+        _ cookies: [Cookie], fromSecureOrigin: Bool, at now: Date, into storage: HTTPCookieStorage
+    ) {
+        var model = makeStore()
+        var original: [(HTTPCookie, Cookie)] = []
+        for httpCookie in storage.cookies ?? [] {
+            guard let cookie = makeCookie(httpCookie) else { continue }
+            original.append((httpCookie, cookie))
+            model.load(cookie)
+        }
+        model.store(cookies, fromSecureOrigin: fromSecureOrigin, at: now)
+        var unchanged = Set<CookieStore.Key>()
+        for (httpCookie, cookie) in original {
+            let key = CookieStore.Key(cookie)
+            if model[key] == cookie, !unchanged.contains(key) {
+                unchanged.insert(key)
+            } else {
+                storage.deleteCookie(httpCookie)
             }
         }
+        for cookie in model.cookies where !unchanged.contains(CookieStore.Key(cookie)) {
+            if let httpCookie = makeHTTPCookie(cookie) { storage.setCookie(httpCookie) }
+        }
+    }
+
+    static func makeStore() -> CookieStore {
+        CookieStore(perDomainLimit: perDomainLimit, totalLimit: totalLimit)
     }
 
     /// Stores what a response's header fields set (the joined form `HTTPURLResponse` keeps).
@@ -131,7 +152,7 @@ public final class CookieJar: Sendable {
 
     private func stored() -> [Cookie] {
         switch backing {
-        case .memory(let cookies): cookies.withLock { $0 }
+        case .memory(let cookies): cookies.withLock { $0.cookies }
         case .storage(let wrapped): (wrapped.storage.cookies ?? []).compactMap(Self.makeCookie)
         }
     }
@@ -149,43 +170,6 @@ public final class CookieJar: Sendable {
             }
             return first.offset < second.offset
         }.map(\.element)
-    }
-
-    /// RFC 6265 §5.3 steps 11–12, with 6265bis's rule that plain http leaves secure cookies alone.
-    private static func store(_ cookie: Cookie, into stored: inout [Cookie], from url: URL, at now: Date) {
-        if url.scheme?.lowercased() != "https",
-            stored.contains(where: {
-                $0.isSecure && $0.name == cookie.name && CookieRules.domain(cookie.domain, matches: $0.domain)
-                    && CookieRules.path(cookie.path, matches: $0.path)
-            })
-        {
-            return
-        }
-        var cookie = cookie
-        if let index = stored.firstIndex(where: { $0.hasSameKey(as: cookie) }) {
-            cookie.created = stored[index].created
-            stored.remove(at: index)
-        }
-        if !cookie.isExpired(at: now) { stored.append(cookie) }
-    }
-
-    /// Drops expired cookies, then the oldest beyond the limits.
-    private static func evict(from stored: inout [Cookie], at now: Date) {
-        stored.removeAll { $0.isExpired(at: now) }
-        let crowded = Dictionary(grouping: stored.indices, by: { stored[$0].domain })
-            .filter { $0.value.count > perDomainLimit }
-        if !crowded.isEmpty {
-            var dropped = Set<Int>()
-            for (_, indices) in crowded {
-                let oldest = indices.sorted { stored[$0].created < stored[$1].created }
-                dropped.formUnion(oldest.prefix(indices.count - perDomainLimit))
-            }
-            stored = stored.indices.filter { !dropped.contains($0) }.map { stored[$0] }
-        }
-        if stored.count > totalLimit {
-            stored.sort { $0.created < $1.created }
-            stored.removeFirst(stored.count - totalLimit)
-        }
     }
 
     // MARK: HTTPCookie

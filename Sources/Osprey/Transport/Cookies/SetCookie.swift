@@ -77,18 +77,22 @@ package enum SetCookie {
     package static func splitJoined(_ value: String) -> [String] {
         var lines: [String] = []
         var current = ""
+        var lastPiece: Substring = ""
         for piece in split(value[...], at: ",") {
-            let startsCookie = startsNewCookie(piece)
+            // A date's comma follows `Expires=` and a day name, all after the previous comma:
+            // only the last piece is looked at, so a value of many commas is read in linear time.
             let inDate =
-                current.lowercased().range(of: #"expires=\s*[a-z]{3,9}$"#, options: .regularExpression) != nil
+                lastPiece.lowercased().range(of: #"expires=\s*[a-z]{3,9}$"#, options: .regularExpression)
+                != nil
             if current.isEmpty {
                 current = String(piece)
-            } else if startsCookie, !inDate {
+            } else if startsNewCookie(piece), !inDate {
                 lines.append(current)
                 current = String(piece)
             } else {
                 current += "," + piece
             }
+            lastPiece = piece
         }
         if !current.isEmpty { lines.append(current) }
         return lines.map { trimmed($0[...]) }.filter { !$0.isEmpty }

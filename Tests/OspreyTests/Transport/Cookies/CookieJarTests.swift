@@ -120,6 +120,79 @@ struct CookieJarTests {
         #expect(!sent.contains("c9=9") && sent.contains("c10=10") && sent.contains("c59=59"))
     }
 
+    @Test("14,000 Set-Cookie lines of one response keep at most 50 per domain, the newest")
+    func manyLinesInOneResponse() {
+        let jar = jar
+        let lines = (0..<14_000).map { index in
+            index.isMultiple(of: 2) ? "h\(index)=\(index)" : "d\(index)=\(index); Domain=example.com"
+        }
+        jar.store(setCookieLines: lines, from: url("http://www.example.com/"))
+        let kept = jar.allCookies
+        #expect(kept.count == 100)
+        #expect(kept.filter { $0.domain == "www.example.com" }.count == 50)
+        #expect(kept.filter { $0.domain == ".example.com" }.count == 50)
+        #expect(kept.contains { $0.name == "h13998" } && !kept.contains { $0.name == "h13898" })
+        #expect(kept.contains { $0.name == "d13999" } && !kept.contains { $0.name == "d13899" })
+    }
+
+    @Test("at most 3000 cookies in all, enforced while a response's lines are stored: the oldest go first")
+    func totalLimit() {
+        let jar = jar
+        for host in 0..<59 {
+            jar.store(
+                setCookieLines: (0..<50).map { "c\($0)=1" }, from: url("http://h\(host).example.com/"))
+            clock.advance(by: 1)
+        }
+        #expect(jar.allCookies.count == 2950)
+        // One response from a host with three parent domains sets 4 × 14,000 cookies.
+        let lines = (0..<14_000).flatMap { index in
+            ["a\(index)=1", "b\(index)=1; Domain=c.d.example.com", "c\(index)=1; Domain=d.example.com"]
+        }
+        jar.store(setCookieLines: lines, from: url("http://b.c.d.example.com/"))
+        let kept = jar.allCookies
+        #expect(kept.count == 3000)
+        #expect(Dictionary(grouping: kept, by: \.domain).values.allSatisfy { $0.count <= 50 })
+        // The 150 new ones pushed out the 100 oldest: the first two hosts'.
+        #expect(!kept.contains { $0.domain == "h0.example.com" || $0.domain == "h1.example.com" })
+        #expect(kept.filter { $0.domain == "h2.example.com" }.count == 50)
+        #expect(kept.filter { $0.domain == "b.c.d.example.com" }.count == 50)
+    }
+
+    @Test("storing 50,000 Set-Cookie lines at once finishes and keeps 50 (a smoke test of linear work)")
+    func fiftyThousandLines() {
+        let jar = jar
+        jar.store(setCookieLines: (0..<50_000).map { "c\($0)=\($0)" }, from: url("http://example.com/"))
+        #expect(jar.allCookies.count == 50)
+        #expect(jar.headerValue(for: url("http://example.com/"))?.hasPrefix("c49950=49950;") == true)
+    }
+
+    @Test("a jar over an HTTPCookieStorage keeps the same limits, and trims what was there beyond them")
+    func storageLimits() {
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "osprey-\(UUID())")
+        for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) }
+        let jar = CookieJar(storage: storage)
+        jar.store(setCookieLines: (0..<400).map { "c\($0)=1" }, from: url("http://example.com/"))
+        #expect(storage.cookies?.count == 50)
+        #expect(storage.cookies?.contains { $0.name == "c399" } == true)
+        // Other code filled the storage past the limit: the next store brings it back under.
+        for index in 0..<400 {
+            storage.setCookie(
+                HTTPCookie(properties: [.name: "o\(index)", .value: "1", .domain: "other.com", .path: "/"])!)
+        }
+        jar.store(setCookieLines: ["x=1"], from: url("http://other.com/"))
+        #expect(storage.cookies?.filter { $0.domain == "other.com" }.count == 50)
+        #expect(storage.cookies?.contains { $0.name == "x" } == true)
+        #expect(storage.cookies?.filter { $0.domain == "example.com" }.count == 50)
+        jar.removeAll()
+    }
+
+    @Test("a joined Set-Cookie value of 50,000 commas is split in one pass (a smoke test)")
+    func manyCommas() {
+        #expect(SetCookie.splitJoined("a=" + String(repeating: "x,", count: 50_000)).count == 1)
+        let joined = (0..<50_000).map { "c\($0)=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT" }
+        #expect(SetCookie.splitJoined(joined.joined(separator: ", ")).count == 50_000)
+    }
+
     @Test(
         "Set-Cookie lines that HTTPURLResponse joined with commas are split back, Expires dates intact",
         arguments: [

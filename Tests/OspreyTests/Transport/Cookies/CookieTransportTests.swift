@@ -83,6 +83,25 @@ struct CookieTransportTests {
         #expect(try await cookieHeader(api) == "a=1; b=2")
     }
 
+    @Test("a response with 14,000 Set-Cookie lines leaves 50 cookies, and the next request carries them")
+    func manySetCookieLines() async throws {
+        let server = try server()
+        defer { server.stop() }
+        // Empty values keep the head (294 KB) under libcurl's limit of 300 KiB.
+        server.route("/flood") { _ in
+            (0..<14_000).reduce(LoopbackServer.Response.text("")) { response, index in
+                response.adding(header: "Set-Cookie", "c\(index)=")
+            }
+        }
+        let jar = CookieJar()
+        let api = TestAPI(server, transport: TestTransport.make(cookies: jar))
+        let _: String = try await api.request(route: api.get(endpoint: "/flood")).value
+        #expect(jar.allCookies.count == 50)
+        let sent = try #require(try await cookieHeader(api))
+        #expect(sent.split(separator: ";").count == 50)
+        #expect(sent.hasPrefix("c13950=;") && sent.hasSuffix("c13999="))
+    }
+
     @Test("a cookie goes only to the host that set it: not to another name for it")
     func hostOnly() async throws {
         let server = try server()
