@@ -8,8 +8,9 @@ package enum SetCookie {
 
     /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
     /// first pair, an empty name, too large, a control character or a look-alike of `;` in its
-    /// name or value, a `Domain` the URL's host is not in, or `Secure` from plain http. An
-    /// already expired cookie is returned as such: it removes a stored one.
+    /// name or value, a `Domain` the URL's host is not in, `Secure` from plain http, or a
+    /// `__Secure-` or `__Host-` name without the attributes its prefix requires. An already
+    /// expired cookie is returned as such: it removes a stored one.
     package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var pieces = split(line[...], at: ";").makeIterator()
@@ -25,6 +26,7 @@ package enum SetCookie {
         var maximumAge: Date?
         var domainAttribute: String?
         var path: String?
+        var hasPathAttribute = false
         var isSecure = false
         var isHTTPOnly = false
         while let attribute = pieces.next() {
@@ -45,6 +47,7 @@ package enum SetCookie {
                 domainAttribute = domain
             case "path":
                 path = attributeValue.hasPrefix("/") ? attributeValue : nil
+                hasPathAttribute = true
             case "secure":
                 isSecure = true
             case "httponly":
@@ -55,6 +58,11 @@ package enum SetCookie {
         }
         // A secure cookie set from plain http could overwrite one set over https (RFC 6265bis).
         if isSecure, url.scheme?.lowercased() != "https" { return nil }
+        guard
+            prefixAllows(
+                name: name, isSecure: isSecure, hasDomain: domainAttribute != nil,
+                path: hasPathAttribute ? path ?? CookieRules.defaultPath(for: url) : nil)
+        else { return nil }
         var cookie = Cookie(
             name: name, value: value, domain: host, isHostOnly: true,
             path: path ?? CookieRules.defaultPath(for: url), isSecure: isSecure, isHTTPOnly: isHTTPOnly,
@@ -69,6 +77,30 @@ package enum SetCookie {
             cookie.isHostOnly = false
         }
         return cookie
+    }
+
+    /// Whether the cookie keeps the promise its name's prefix makes (RFC 6265bis §4.1.3): a
+    /// `__Secure-` cookie is `Secure` (so it came over https, which `Secure` requires), and a
+    /// `__Host-` cookie is besides host-only (no `Domain`) with a `Path` of `/`, so no sibling
+    /// subdomain or plain http page can plant one. The prefixes are matched ignoring case, as
+    /// 6265bis's current drafts and browsers do, so `__HOST-` cannot slip past a server that
+    /// reads names case-insensitively. `path` is nil without a `Path` attribute.
+    private static func prefixAllows(name: String, isSecure: Bool, hasDomain: Bool, path: String?) -> Bool {
+        if hasPrefixIgnoringCase(name, "__Secure-") { return isSecure }
+        if hasPrefixIgnoringCase(name, "__Host-") { return isSecure && !hasDomain && path == "/" }
+        return true
+    }
+
+    /// ASCII case-insensitive: `lowercased()` would also fold non-ASCII letters (the Kelvin
+    /// sign's lower case is `k`), which the drafts do not.
+    private static func hasPrefixIgnoringCase(_ text: String, _ prefix: String) -> Bool {
+        let head = text.utf8.prefix(prefix.utf8.count)
+        return head.count == prefix.utf8.count
+            && zip(head, prefix.utf8).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The separate `Set-Cookie` lines of a header value that joined several with `, ` (as
