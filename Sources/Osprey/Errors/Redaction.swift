@@ -45,6 +45,12 @@ enum Redaction {
         .contains { lowered.contains($0) }
     }
 
+    /// What a type that holds a secret shows for it (a password, a token, a cookie's value):
+    /// whether there is one, never its text.
+    static func secret(_ secret: String?) -> String {
+        secret == nil ? "nil" : "<redacted>"
+    }
+
     /// An underlying error's description, with any URL in its user info redacted (URLError
     /// descriptions include the failing URL, query and all).
     static func error(_ error: any Error) -> String {

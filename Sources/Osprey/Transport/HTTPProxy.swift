@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The credentials go to the proxy only (`Proxy-Authorization`, Basic): on the proxy's own
 /// request line for plain http, on the `CONNECT` that opens an https tunnel, never to the origin.
-/// They are kept apart from ``url`` and never printed: ``description`` shows the address alone.
+/// They are kept apart from ``url`` and never printed: ``description`` shows the address alone,
+/// and `String(reflecting:)` and `dump` show the password redacted.
 public struct HTTPProxy: Sendable, Equatable, CustomStringConvertible {
     /// The proxy's address, such as `http://proxy.internal:3128`, without credentials.
     public var url: URL
@@ -54,8 +55,9 @@ public struct HTTPProxy: Sendable, Equatable, CustomStringConvertible {
         self.init(url: url)
     }
 
-    /// The address, and whether credentials are set (never the credentials themselves).
+    /// The address, and whether credentials are set (never the credentials themselves, not even
+    /// those written into ``url`` after it was made).
     public var description: String {
-        url.absoluteString + (username == nil ? "" : " (with credentials)")
+        Redaction.urlKeepingPlainQueryValues(url) + (username == nil ? "" : " (with credentials)")
     }
 }
