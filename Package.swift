@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "Promises"),
         // libcurl's few functions, declared here and loaded with dlopen (Linux only).
         .target(name: "CCurl"),
+        // The public-suffix list through the system's libpsl, loaded with dlopen (Linux only).
+        .target(name: "CPublicSuffix"),
         .target(
             name: "Osprey",
             dependencies: [
                 "Promises", "OspreyMacros", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .target(name: "CPublicSuffix", condition: .when(platforms: [.linux])),
             ]
         ),
         // `@API` and `@Mock`: a compiler plugin that speaks the plugin protocol itself (no

@@ -7,7 +7,11 @@ import Foundation
 /// The cookies a transport keeps and sends, by the rules of RFC 6265: each response's
 /// `Set-Cookie` lines are stored (redirect hops' too), and each request gets the cookies its URL
 /// may have (host-only or domain cookies, path, `Secure` only over https, expiry and `Max-Age`).
-/// A cookie never goes to a host that could not have set it.
+/// A cookie never goes to a host that could not have set it: a `Domain` that is a public suffix
+/// (`co.uk`, `github.io`) is refused, from the system's list through libpsl on Linux and a
+/// built-in set of the most used suffixes elsewhere; `__Secure-` and `__Host-` names need the
+/// attributes their prefix promises (RFC 6265bis). At most 50 cookies are kept per domain and
+/// 3000 in all, the oldest going first.
 ///
 /// Every transport has its own jar, in memory by default (as URLSession's ephemeral
 /// configuration): two APIs with their own transports do not see each other's cookies. Pass

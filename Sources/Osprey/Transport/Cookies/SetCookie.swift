@@ -8,9 +8,10 @@ package enum SetCookie {
 
     /// The cookie `line` sets for a response from `url`, or nil when it is ignored: no `=` in its
     /// first pair, an empty name, too large, a control character or a look-alike of `;` in its
-    /// name or value, a `Domain` the URL's host is not in, `Secure` from plain http, or a
-    /// `__Secure-` or `__Host-` name without the attributes its prefix requires. An already
-    /// expired cookie is returned as such: it removes a stored one.
+    /// name or value, a `Domain` the URL's host is not in or that is a public suffix (see
+    /// `PublicSuffix`; unless it is the host: then the cookie is host-only), `Secure` from plain
+    /// http, or a `__Secure-` or `__Host-` name without the attributes its prefix requires. An
+    /// already expired cookie is returned as such: it removes a stored one.
     package static func parse(_ line: String, from url: URL, at now: Date) -> Cookie? {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var pieces = split(line[...], at: ";").makeIterator()
@@ -68,13 +69,16 @@ package enum SetCookie {
             path: path ?? CookieRules.defaultPath(for: url), isSecure: isSecure, isHTTPOnly: isHTTPOnly,
             expires: maximumAge ?? expires, created: now)
         if let domainAttribute {
-            // Only the host itself or a domain it is in, never a bare top-level name ("com"):
-            // without a public-suffix list, a domain of one label is refused unless it is the host.
-            guard CookieRules.domain(host, matches: domainAttribute),
-                domainAttribute.contains(".") || domainAttribute == host
-            else { return nil }
-            cookie.domain = domainAttribute
-            cookie.isHostOnly = false
+            // Only the host itself or a domain it is in.
+            guard CookieRules.domain(host, matches: domainAttribute) else { return nil }
+            if PublicSuffix.contains(domainAttribute) {
+                // RFC 6265 §5.3 step 5: a cookie for a public suffix ("co.uk", "github.io") would
+                // reach every site under it; only the suffix's own host may set one, for itself.
+                guard domainAttribute == host else { return nil }
+            } else {
+                cookie.domain = domainAttribute
+                cookie.isHostOnly = false
+            }
         }
         return cookie
     }
