@@ -92,7 +92,7 @@ struct SecretDescriptionTests {
         #expect(String(describing: TLSOptions()).contains("clientKeyPassword: nil"))
         let proxy = HTTPProxy(url: URL(string: "http://proxy.internal:3128")!, username: "svc", password: "p")
         #expect(String(reflecting: proxy).contains("username: svc, password: <redacted>"))
-        #expect(Self.basic.description == "Basic <redacted>")
-        #expect(AuthorizationHeader(value: "secret-without-scheme").description == "<redacted>")
+        #expect("\(Self.basic)" == "Basic <redacted>")
+        #expect("\(AuthorizationHeader(value: "secret-without-scheme"))" == "<redacted>")
     }
 }
