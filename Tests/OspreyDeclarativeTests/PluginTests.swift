@@ -40,8 +40,9 @@ import Testing
                 [
                     "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
                     modules.path,
-                    // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix) on Linux.
                     "-I", buildFolder.appendingPathComponent("CCurl.build").path,
+                    "-I", buildFolder.appendingPathComponent("CPublicSuffix.build").path,
                     "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
                 ])
             return (status, output, file.path)

@@ -27,8 +27,9 @@ import Testing
                 "/usr/bin/env",
                 [
                     "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                    // Osprey's module needs the module map of its C target (CCurl) on Linux.
+                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix) on Linux.
                     "-I", modules.deletingLastPathComponent().appendingPathComponent("CCurl.build").path,
+                    "-I", modules.deletingLastPathComponent().appendingPathComponent("CPublicSuffix.build").path,
                     file.path,
                 ])
         }
