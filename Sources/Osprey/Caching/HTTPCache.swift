@@ -205,13 +205,16 @@ public final class HTTPCache: Sendable {
                 answer.metrics = response.metrics
                 return answer
             }
-            if isStorable(response, for: request) {
-                keep(
-                    CachedResponse(
-                        key: key, request: asSent, response: response, requestTime: requestTime,
-                        responseTime: responseTime, credentials: credentials, keying: keying),
-                    for: key)
+            if let reason = refusal(of: response, for: request) {
+                var response = response
+                response.cacheNote = "not stored: \(reason)"
+                return response
             }
+            keep(
+                CachedResponse(
+                    key: key, request: asSent, response: response, requestTime: requestTime,
+                    responseTime: responseTime, credentials: credentials, keying: keying),
+                for: key)
             return response
         }
     }
@@ -234,41 +237,50 @@ public final class HTTPCache: Sendable {
         return age - lifetime <= bound
     }
 
-    /// Whether `response` to `request` may be kept (RFC 9111 §3, with the rules above).
-    private func isStorable(_ response: TransportResponse, for request: TransportRequest) -> Bool {
+    /// Why `response` to `request` may not be kept (RFC 9111 §3, with the rules above), or nil
+    /// when it may.
+    private func refusal(of response: TransportResponse, for request: TransportRequest) -> String? {
         let headers = response.headers
         let directives = CacheControl(headers)
         // An answer reached through a redirect is the target's, not this URL's (whose own answer, a
         // temporary redirect perhaps, said nothing about how long it holds).
         guard response.request.url?.absoluteString == request.urlRequest.url?.absoluteString else {
-            return false
+            return "it was reached through a redirect"
         }
-        guard !response.bodyWentToSink, !directives.noStore, response.statusCode != 206,
-            response.statusCode != 304, (200..<600).contains(response.statusCode),
-            !CachedResponse.varyNames(headers).contains("*"), !headers.contains("Set-Cookie")
-        else { return false }
+        if response.bodyWentToSink { return "its body went to a file or a stream" }
+        if directives.noStore { return "the response says no-store" }
+        if [206, 304].contains(response.statusCode) || !(200..<600).contains(response.statusCode) {
+            return "a \(response.statusCode) is not stored"
+        }
+        if CachedResponse.varyNames(headers).contains("*") { return "the response varies on *" }
+        if headers.contains("Set-Cookie") { return "the response sets a cookie" }
         // A response to a request with credentials is kept too, but served to a request with the
         // same credentials alone (see `CachedResponse.matches`). A shared cache keeps to RFC 9111
         // §3.5 besides: nothing `private`, and an authorized request's answer only when the
         // response allows a shared cache to keep it.
         if isShared {
-            if directives.has("private") { return false }
+            if directives.has("private") { return "the response is private and this cache is shared" }
             let authorized = request.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
             if authorized && !directives.isPublic && !directives.has("s-maxage")
                 && !directives.has("must-revalidate")
             {
-                return false
+                return "the request was authorized and the response does not allow a shared cache"
             }
         }
         let explicit =
             directives.seconds("max-age") != nil || headers.contains("Expires")
             || (isShared && directives.seconds("s-maxage") != nil)
         guard explicit || CachedResponse.heuristicallyCacheable.contains(response.statusCode) else {
-            return false
+            return "a \(response.statusCode) needs max-age or Expires to be stored"
         }
         // Worth keeping only if it can be served fresh or validated.
-        return explicit || headers.contains("ETag") || headers.contains("Last-Modified")
-            || (usesHeuristicFreshness && directives.isPublic)
+        guard
+            explicit || headers.contains("ETag") || headers.contains("Last-Modified")
+                || (usesHeuristicFreshness && directives.isPublic)
+        else {
+            return "the response has no freshness (max-age, Expires) and no validator (ETag, Last-Modified)"
+        }
+        return nil
     }
 
     /// Stores `entry` in place of the variant it replaces, newest first.

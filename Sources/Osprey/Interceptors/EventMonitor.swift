@@ -50,6 +50,9 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     public let metrics: RequestMetrics?
     /// Whether the API's ``HTTPCache`` answered the attempt, and how; nil for the network.
     public let cacheStatus: CacheStatus?
+    /// Why the API's ``HTTPCache`` did not store the attempt's response, when it had one to
+    /// consider (`not stored: the response sets a cookie`); nil otherwise.
+    public internal(set) var cacheNote: String?
 
     /// Creates an event.
     public init(
@@ -93,6 +96,7 @@ public struct APIEvent: Sendable, CustomStringConvertible {
         case .miss?: text += "; not in the cache (only-if-cached)"
         case nil: break
         }
+        if let cacheNote { text += "; \(cacheNote)" }
         return text + ")"
     }
 }

@@ -423,10 +423,11 @@ final class RequestRun<Value: Sendable>: Sendable {
     ) {
         let monitors = configuration.monitors
         guard !monitors.isEmpty else { return }
-        let event = APIEvent(
+        var event = APIEvent(
             kind: kind, request: request, response: response?.response, attempt: attempt, elapsed: elapsed,
             sensitiveHeaders: configuration.sensitiveHeaders, metrics: response?.metrics,
             cacheStatus: response?.cacheStatus)
+        event.cacheNote = response?.cacheNote
         for monitor in monitors { monitor.receive(event) }
     }
 

@@ -102,6 +102,9 @@ public struct TransportResponse: Sendable {
     public var metrics: RequestMetrics?
     /// Whether an ``HTTPCache`` answered, and how; nil for an answer from the network.
     public var cacheStatus: CacheStatus?
+    /// Why the API's ``HTTPCache`` did not store this response (`not stored: the response sets a
+    /// cookie`), when it could have; for logs.
+    var cacheNote: String?
 
     /// Creates a final response, for transports of your own.
     public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {

@@ -117,4 +117,28 @@ struct CacheCredentialsTests {
         // The stored entry never took the 304's cookie, so no answer served from it carries one.
         #expect(second.headers["Set-Cookie"] == nil && third.headers["Set-Cookie"] == nil)
     }
+
+    @Test("LoggingMonitor says why a response was not stored")
+    func whyNotStored() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/cookie") { _, _ in
+            .text("c").adding(header: "Cache-Control", "max-age=60").adding(header: "Set-Cookie", "a=1")
+        }
+        server.route("/plain") { _, _ in .text("p") }
+        server.route("/kept") { _, _ in .text("k").adding(header: "Cache-Control", "max-age=60") }
+        let api = base.api(server, cache: HTTPCache())
+        let lines = Locked<[String]>([])
+        api.configuration.monitors = [LoggingMonitor { line in lines.withLock { $0.append(line) } }]
+        for path in ["/cookie", "/plain", "/kept"] { _ = try await base.get(api, path) }
+        let logged = lines.withLock { $0 }.filter { $0.contains("succeeded") }
+        #expect(logged.count == 3, "\(logged)")
+        #expect(
+            logged.first { $0.contains("/cookie") }?.contains("not stored: the response sets a cookie")
+                == true)
+        #expect(
+            logged.first { $0.contains("/plain") }?.contains("not stored: the response has no freshness")
+                == true)
+        #expect(logged.first { $0.contains("/kept") }?.contains("not stored") == false)
+    }
 }

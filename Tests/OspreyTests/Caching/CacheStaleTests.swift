@@ -91,3 +91,37 @@ struct SharedCacheTests {
         #expect(try await base.get(privateAPI, "/private").cacheStatus == .hit)
     }
 }
+
+/// Transfers that go to a file or to a reader pass by the cache both ways.
+@Suite("Caching: downloads and streams pass by the cache")
+struct CachePassByTests {
+    private let base = HTTPCacheTests()
+
+    @Test("a download and a stream neither are served from the cache nor fill it")
+    func passBy() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/file") { _, number in
+            .text("file \(number)").adding(header: "Cache-Control", "max-age=3600")
+        }
+        let api = base.api(server, cache: HTTPCache())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 1...2 {
+            let saved = try await api.download(
+                route: api.get(endpoint: "/file"), to: folder.appendingPathComponent("file-\(index)")
+            ).value
+            #expect(try String(contentsOf: saved, encoding: .utf8) == "file \(index)")
+        }
+        let stream = api.stream(route: api.get(endpoint: "/file"))
+        var lines: [String] = []
+        for try await line in stream.lines { lines.append(line) }
+        #expect(lines == ["file 3"])
+        // A plain request after them is the first the cache sees.
+        let plain = try await base.get(api, "/file")
+        #expect(plain.value == "file 4" && plain.cacheStatus == nil)
+        #expect(try await base.get(api, "/file").cacheStatus == .hit)
+        #expect(server.requests("/file").count == 4)
+    }
+}

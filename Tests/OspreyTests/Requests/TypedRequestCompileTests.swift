@@ -23,13 +23,14 @@ import Testing
                 "typed-\(UUID().uuidString).swift")
             defer { try? FileManager.default.removeItem(at: file) }
             try ("import Osprey\n" + body).write(to: file, atomically: true, encoding: .utf8)
+            let build = modules.deletingLastPathComponent()
             return try ChildProcess.run(
                 "/usr/bin/env",
                 [
                     "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
                     // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix) on Linux.
-                    "-I", modules.deletingLastPathComponent().appendingPathComponent("CCurl.build").path,
-                    "-I", modules.deletingLastPathComponent().appendingPathComponent("CPublicSuffix.build").path,
+                    "-I", build.appendingPathComponent("CCurl.build").path,
+                    "-I", build.appendingPathComponent("CPublicSuffix.build").path,
                     file.path,
                 ])
         }

@@ -102,6 +102,29 @@
             #expect(proxy.requests.count == 2)
         }
 
+        @Test(
+            "a redirect's next hop picks its own route: a bypassed host is reached directly, without the proxy's credentials"
+        )
+        func redirectsChooseTheirProxy() async throws {
+            let (proxy, origin) = try Self.servers()
+            defer {
+                proxy.stop()
+                origin.stop()
+            }
+            proxy.route("/go") { _ in .redirect(302, to: "http://localhost:\(origin.port)/hello") }
+            let transport = try #require(
+                CurlTransport(
+                    proxy: HTTPProxy(
+                        url: proxy.baseURL, username: "svc", password: "p@ss", bypass: ["localhost"])))
+            let api = TestAPI(origin, transport: transport)
+            let text: String = try await api.request(route: api.get(endpoint: "/go")).value
+            #expect(text == "from the origin")
+            #expect(proxy.requests.map(\.path) == ["/go"])
+            #expect(proxy.requests.first?.value(forHeader: "Proxy-Authorization") != nil)
+            #expect(origin.requests.map(\.target) == ["/hello"])
+            #expect(origin.requests.allSatisfy { $0.value(forHeader: "Proxy-Authorization") == nil })
+        }
+
         @Test("an unreachable proxy fails without its credentials in the error")
         func credentialsNeverInErrors() async throws {
             let (proxy, origin) = try Self.servers()
