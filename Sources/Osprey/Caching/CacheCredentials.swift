@@ -15,9 +15,12 @@ package struct CacheCredentials: Sendable {
     /// The key of the digests: random per memory cache, kept in a disk cache's folder (readable
     /// by its owner only) so that a new process finds its entries again.
     package let key: [UInt8]
+    /// The header names the API declared secret (``APIConfiguration/sensitiveHeaders``).
+    package let declared: Set<String>
 
-    package init(key: [UInt8]) {
+    package init(key: [UInt8], declared: Set<String> = []) {
         self.key = key
+        self.declared = declared
     }
 
     /// The digest of `request`'s credentials, or nil when it carries none.

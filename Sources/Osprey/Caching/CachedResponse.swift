@@ -115,7 +115,7 @@ package struct CachedResponse: Sendable, Equatable {
         let found = headers.values(for: name)
         guard !found.isEmpty else { return nil }
         let value = normalized(found)
-        return HTTPHeaders.isSensitive(name) ? keying.digest(value) : value
+        return HTTPHeaders.isSensitive(name, declared: keying.declared) ? keying.digest(value) : value
     }
 
     /// Whether `request` (as sent, with its jar's cookies) asks for what this entry answered: the

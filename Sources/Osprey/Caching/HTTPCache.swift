@@ -141,6 +141,19 @@ public final class HTTPCache: Sendable {
     /// a stored response needs validating), storing or invalidating by what comes back.
     func send(_ request: TransportRequest, through transport: any HTTPTransport) -> Promise<TransportResponse>
     {
+        // A provider's interceptors may change the request (its credentials, its URL): the cache
+        // sits below them, so that it decides on what they made.
+        if let intercepting = transport as? InterceptingTransport {
+            return intercepting.wrapping(base: CachingTransport(cache: self, base: intercepting.base)).send(
+                request)
+        }
+        return sendBelowInterceptors(request, through: transport)
+    }
+
+    /// ``send(_:through:)`` once the request is final but for the transport's own additions.
+    fileprivate func sendBelowInterceptors(_ request: TransportRequest, through transport: any HTTPTransport)
+        -> Promise<TransportResponse>
+    {
         let urlRequest = request.urlRequest
         guard let url = urlRequest.url else { return transport.send(request) }
         let method = urlRequest.httpMethod ?? "GET"
@@ -164,7 +177,7 @@ public final class HTTPCache: Sendable {
         // The cache decides on the request as sent (RFC 9111 §4.1): with the cookies its
         // transport's jar adds at the wire, which `Vary: Cookie` and the credentials rule see.
         let asSent = CacheCredentials.asSent(urlRequest, jar: (transport as? any CarriesCookieJar)?.cookies)
-        let keying = CacheCredentials(key: storage.credentialKey)
+        let keying = CacheCredentials(key: storage.credentialKey, declared: request.sensitiveHeaders)
         let credentials = keying.digest(of: asSent, declared: request.sensitiveHeaders)
         let key = Self.key(for: url)
         let stored = storage.entries(for: key).first {
@@ -180,7 +193,10 @@ public final class HTTPCache: Sendable {
         }
         // A HEAD is answered from the store only when fresh, and never stored.
         guard method == "GET" else { return transport.send(request) }
+        // The jar's cookies go out as the request's own: what the cache decided on is what is sent,
+        // even if the jar changes before the transport reads it (another user signing in).
         var sent = request
+        sent.urlRequest = asSent
         var validating = false
         if let stored {
             let storedHeaders = stored.headers
@@ -352,4 +368,16 @@ public enum CacheStatus: Sendable, Equatable {
     case revalidated
     /// Not served: the request said `only-if-cached` and nothing fresh was stored (a `504`).
     case miss
+}
+
+/// The cache as a transport, for a provider's interceptors to call below them.
+private struct CachingTransport: HTTPTransport, CarriesCookieJar {
+    let cache: HTTPCache
+    let base: any HTTPTransport
+
+    var cookies: CookieJar? { (base as? any CarriesCookieJar)?.cookies }
+
+    func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        cache.sendBelowInterceptors(request, through: base)
+    }
 }

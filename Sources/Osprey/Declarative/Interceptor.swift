@@ -90,6 +90,11 @@ struct InterceptingTransport: HTTPTransport, CarriesCookieJar {
 
     var cookies: CookieJar? { (base as? any CarriesCookieJar)?.cookies }
 
+    /// The same interceptors around another transport.
+    func wrapping(base: any HTTPTransport) -> InterceptingTransport {
+        InterceptingTransport(base: base, interceptors: interceptors)
+    }
+
     func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         let base = base
         let send: Interceptor.Next = { intercepted in

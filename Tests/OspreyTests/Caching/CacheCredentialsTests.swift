@@ -141,4 +141,54 @@ struct CacheCredentialsTests {
                 == true)
         #expect(logged.first { $0.contains("/kept") }?.contains("not stored") == false)
     }
+
+    @Test("an interceptor's credentials count: the cache sits below a provider's interceptors")
+    func interceptorCredentials() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/me") { request, number in
+            .text("\(request.value(forHeader: "Authorization") ?? "nobody") \(number)")
+                .adding(header: "Cache-Control", "private, max-age=3600")
+        }
+        let user = Locked("alice")
+        let provider = Provider(
+            baseURL: "http://unused", transport: TestTransport.make() ?? CurlOrSession.make()
+        )
+        .intercept { request, next in
+            var request = request
+            request.headers["Authorization"] = "Bearer \(user.withLock { $0 })"
+            return try await next(request)
+        }
+        let api = TestAPI(server.server, transport: provider.makeTransport()!)
+        api.configuration.cache = HTTPCache()
+        #expect(try await base.get(api, "/me").value == "Bearer alice 1")
+        #expect(try await base.get(api, "/me").cacheStatus == .hit)
+        user.withLock { $0 = "bob" }
+        let bob = try await base.get(api, "/me")
+        #expect(bob.value == "Bearer bob 2" && bob.cacheStatus == nil)
+    }
+
+    @Test("a header the API declared secret is kept only as a digest when the response varies on it")
+    func declaredVary() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/tenant") { request, number in
+            .text("tenant \(number)").adding(header: "Cache-Control", "max-age=3600")
+                .adding(header: "Vary", "X-Session")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osprey-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let api = base.api(server, cache: try HTTPCache(folder: folder))
+        api.configuration.sensitiveHeaders.insert("x-session")
+        _ = try await base.get(api, "/tenant", headers: ["X-Session": "session-value-1"])
+        #expect(
+            try await base.get(api, "/tenant", headers: ["X-Session": "session-value-1"]).cacheStatus == .hit)
+        #expect(
+            try await base.get(api, "/tenant", headers: ["X-Session": "session-value-2"]).cacheStatus == nil)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let text = String(
+                decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+            #expect(!text.contains("session-value"), "\(name)")
+        }
+    }
 }
