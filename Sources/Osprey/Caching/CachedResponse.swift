@@ -65,7 +65,8 @@ package struct CachedResponse: Sendable, Equatable {
         let headers = response.headers
         let url = response.request.url ?? request.url
         head = Head(
-            key: key, url: url.map { CacheCredentials.withoutUserInfo($0).absoluteString } ?? "",
+            // For reading only: the answer served takes the request's URL, which matched the key.
+            key: key, url: url.map { Redaction.urlKeepingPlainQueryValues($0) } ?? "",
             statusCode: response.statusCode, httpVersion: nil,
             fields: headers.map { [$0.name, $0.value] },
             varied: Self.variedValues(names: Self.varyNames(headers), of: request, keying: keying),
@@ -213,7 +214,7 @@ package struct CachedResponse: Sendable, Equatable {
         var headers = headers
         headers.remove(name: "Age")
         headers.add(name: "Age", value: String(Int(min(age, 2_147_483_648))))
-        let url = URL(string: head.url) ?? request.url ?? URL(fileURLWithPath: "/")
+        let url = request.url ?? URL(string: head.url) ?? URL(fileURLWithPath: "/")
         var response = TransportResponse(
             url: url, statusCode: head.statusCode, httpVersion: head.httpVersion ?? "HTTP/1.1",
             headers: headers,

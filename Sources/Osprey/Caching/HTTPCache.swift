@@ -179,7 +179,7 @@ public final class HTTPCache: Sendable {
         let asSent = CacheCredentials.asSent(urlRequest, jar: (transport as? any CarriesCookieJar)?.cookies)
         let keying = CacheCredentials(key: storage.credentialKey, declared: request.sensitiveHeaders)
         let credentials = keying.digest(of: asSent, declared: request.sensitiveHeaders)
-        let key = Self.key(for: url)
+        let key = storageKey(for: url)
         let stored = storage.entries(for: key).first {
             $0.matches(asSent, credentials: credentials, keying: keying)
         }
@@ -321,7 +321,13 @@ public final class HTTPCache: Sendable {
                 targets.append(target)
             }
         }
-        for target in targets { storage.store([], for: Self.key(for: target)) }
+        for target in targets { storage.store([], for: storageKey(for: target)) }
+    }
+
+    /// The key an entry is stored under: the digest of ``key(for:)``, so that a token in a query
+    /// (`?access_token=`) reaches no file in clear.
+    private func storageKey(for url: URL) -> String {
+        CacheCredentials(key: storage.credentialKey).digest(Self.key(for: url))
     }
 
     /// The store's key: the URL without its fragment or its user and password (`GET` and `HEAD`

@@ -87,11 +87,21 @@ struct CacheCredentialsTests {
         #expect(other.value == "report 2" && other.cacheStatus == nil)
         let plain: APIResponse<String> = try await api.request(route: api.get(endpoint: "/report")).value
         #expect(plain.value == "report 3")
+        // A token in the query is part of the key, which is kept only as a digest.
+        let query: APIResponse<String> = try await api.request(
+            route: .get("http://127.0.0.1:\(port)/report?access_token=query-secret")
+        ).value
+        #expect(query.value == "report 4")
+        let again: APIResponse<String> = try await api.request(
+            route: .get("http://127.0.0.1:\(port)/report?access_token=query-secret")
+        ).value
+        #expect(again.cacheStatus == .hit && again.request.url?.query == "access_token=query-secret")
         let basic = Data("alice:pw-secret".utf8).base64EncodedString()
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
             let text = String(
                 decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
             #expect(!text.contains("pw-secret") && !text.contains(basic) && !text.contains("other-secret"))
+            #expect(!text.contains("query-secret"))
         }
     }
 
