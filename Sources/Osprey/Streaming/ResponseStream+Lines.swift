@@ -96,8 +96,8 @@ extension ResponseStream {
                     context: .init(request: head?.request, response: head?.httpResponse))
             }
 
-            /// The last event ID the stream set, for a reconnection.
-            var lastEventID: String? { parser.lastEventID }
+            /// The last event ID the stream set at its last dispatch, for a reconnection.
+            var lastEventID: String? { parser.dispatchedLastEventID }
             /// The reconnection time the stream asked for, in milliseconds.
             var reconnectionTime: Int? { parser.reconnectionTime }
         }

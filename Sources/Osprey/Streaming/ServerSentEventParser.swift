@@ -24,6 +24,8 @@ package struct ServerSentEventParser: Sendable {
         didSet { lastEventIDBytes = lastEventID?.utf8.count ?? 0 }
     }
     private var lastEventIDBytes = 0
+    /// The last event ID as of the last blank line: what a reconnection sends.
+    package private(set) var dispatchedLastEventID: String?
     /// An event passed ``maximumEventBytes``: the parser keeps nothing more and ignores the rest
     /// of the stream, which should be failed.
     package private(set) var isOverLimit = false
@@ -44,6 +46,7 @@ package struct ServerSentEventParser: Sendable {
     ///   connection left, which the standard keeps until an `id:` field changes it.
     package init(lastEventID: String? = nil) {
         self.lastEventID = lastEventID
+        dispatchedLastEventID = lastEventID
         lastEventIDBytes = lastEventID?.utf8.count ?? 0
     }
 
@@ -158,6 +161,9 @@ package struct ServerSentEventParser: Sendable {
     }
 
     private mutating func dispatch(_ emit: (ServerSentEvent) -> Void) {
+        // The standard sets the source's last event ID at every dispatch, one without data
+        // (`id: 42` and a blank line) included; a block cut off before its blank line sets none.
+        dispatchedLastEventID = lastEventID
         defer {
             data.removeAll(keepingCapacity: true)
             hasData = false

@@ -196,6 +196,11 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
                         if let time = events?.reconnectionTime {
                             source.state.withLock { $0.reconnectionTime = time }
                         }
+                        // An `id:` in a block without data moves the last event ID too.
+                        if let events {
+                            let id = events.lastEventID
+                            source.state.withLock { $0.lastEventID = id }
+                        }
                     }
                     if let event = try await events?.next() {
                         quietReconnections = 0

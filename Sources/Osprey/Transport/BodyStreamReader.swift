@@ -39,10 +39,10 @@ package final class BodyStreamReader: Sendable {
     package init(
         pieces: AsyncThrowingStream<Data, any Error>, length: Int64?, bufferSize: Int,
         wake: @escaping @Sendable () -> Void,
-        overran: @escaping @Sendable (BodyStreamLengthMismatch) -> Void = { _ in }
+        overran: @escaping @Sendable (BodyStreamReader, BodyStreamLengthMismatch) -> Void = { _, _ in }
     ) {
         self.bufferSize = bufferSize
-        let started = Task { [state, bufferSize] in
+        let started = Task { [state, bufferSize, weak self] in
             var failure: (any Error)?
             do {
                 for try await piece in pieces where !piece.isEmpty {
@@ -68,7 +68,7 @@ package final class BodyStreamReader: Sendable {
                         return mismatch
                     }
                     if let overrun {
-                        overran(overrun)
+                        if let self { overran(self, overrun) }
                         wake()
                         return
                     }

@@ -108,6 +108,35 @@ struct ServerSentEventsLimitTests {
         #expect(source.lastEventID == "7")
     }
 
+    @Test("an id in a block without data moves the last event ID; a block cut before its blank line does not")
+    func idOnlyBlocks() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let connections = Locked(0)
+        server.route("/feed") { _ in
+            let number = connections.withLock {
+                $0 += 1
+                return $0
+            }
+            return LoopbackServer.Response.streaming(headers: Self.eventStream) { body in
+                body.write(
+                    number == 1 ? "id: 7\ndata: first\n\nid: 42\n\nid: 99\ndata: cut" : "data: second\n\n")
+            }
+            .closingAfterStream()
+        }
+        let api = TestAPI(server)
+        let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
+        var events: [ServerSentEvent] = []
+        for try await event in source {
+            events.append(event)
+            if events.count == 2 { break }
+        }
+        source.cancel()
+        #expect(events.map(\.data) == ["first", "second"])
+        #expect(events.map(\.id) == ["7", "42"])
+        #expect(server.requests.map { $0.value(forHeader: "Last-Event-ID") } == [nil, "42"])
+    }
+
     @Test("an event larger than the limit fails the source, which does not reconnect")
     func eventTooLarge() async throws {
         let server = try LoopbackServer()

@@ -44,6 +44,9 @@
             case start(CurlTransfer)
             case stop(CurlTransfer, APIErrorMaker)
             case resume(CurlTransfer)
+            /// The body stream `reader` overran its length: the transfer stops if it still reads
+            /// from it (a reader of an earlier hop, a redirect's or a retry's, is ignored).
+            case overran(CurlTransfer, BodyStreamReader)
             /// Reports how many idle connections were retired so far.
             case inspect(@Sendable (Int) -> Void)
             case shutDown
@@ -156,6 +159,13 @@
                         }
                     case .resume(let transfer):
                         if transfers[transfer.handle] === transfer { transfer.unpause() }
+                    case .overran(let transfer, let reader):
+                        if transfers[transfer.handle] === transfer, transfer.bodyReader === reader,
+                            let overrun = reader.overrun
+                        {
+                            transfers[transfer.handle] = nil
+                            transfer.detach(from: multi) { .transport(underlying: overrun, context: $0) }
+                        }
                     case .inspect(let report):
                         report(ccurl_poller_retired_count(poller))
                     case .shutDown:

@@ -195,10 +195,8 @@
                 },
                 // libcurl asks for no more once the length went out, and may be waiting for the
                 // answer: the transfer is stopped (its connection closed) rather than left to succeed.
-                overran: { [weak self, weak loop] mismatch in
-                    if let self {
-                        loop?.submit(.stop(self, { .transport(underlying: mismatch, context: $0) }))
-                    }
+                overran: { [weak self, weak loop] reader, _ in
+                    if let self { loop?.submit(.overran(self, reader)) }
                 })
             try check(
                 ccurl_easy_setopt_offset(handle, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), stream.length ?? -1))
