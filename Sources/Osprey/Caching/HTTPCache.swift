@@ -215,7 +215,13 @@ public final class HTTPCache: Sendable {
             if response.statusCode == 304, let stored, validating {
                 let refreshed = stored.refreshed(
                     by: response.headers, requestTime: requestTime, responseTime: responseTime)
-                keep(refreshed, for: key)
+                // A 304 that now says no-store (or private, to a shared cache) ends the entry.
+                let directives = CacheControl(refreshed.headers)
+                if directives.noStore || (isShared && directives.has("private")) {
+                    keep(nil, replacing: stored, for: key)
+                } else {
+                    keep(refreshed, for: key)
+                }
                 var answer = refreshed.response(
                     to: response.request, age: refreshed.age(at: responseTime), status: .revalidated)
                 answer.metrics = response.metrics
@@ -276,7 +282,10 @@ public final class HTTPCache: Sendable {
         // response allows a shared cache to keep it.
         if isShared {
             if directives.has("private") { return "the response is private and this cache is shared" }
-            let authorized = request.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
+            // A URL's user and password go out as `Authorization: Basic`.
+            let authorized =
+                request.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
+                || request.urlRequest.url?.user != nil
             if authorized && !directives.isPublic && !directives.has("s-maxage")
                 && !directives.has("must-revalidate")
             {
@@ -301,10 +310,16 @@ public final class HTTPCache: Sendable {
 
     /// Stores `entry` in place of the variant it replaces, newest first.
     private func keep(_ entry: CachedResponse, for key: String) {
+        keep(entry, replacing: entry, for: key)
+    }
+
+    /// Removes the variant `old` stands for (the same varied values and credentials) and stores
+    /// `entry`, if any, first.
+    private func keep(_ entry: CachedResponse?, replacing old: CachedResponse, for key: String) {
         var variants = storage.entries(for: key).filter {
-            $0.head.varied != entry.head.varied || $0.head.credentials != entry.head.credentials
+            $0.head.varied != old.head.varied || $0.head.credentials != old.head.credentials
         }
-        variants.insert(entry, at: 0)
+        if let entry { variants.insert(entry, at: 0) }
         storage.store(Array(variants.prefix(Self.variantLimit)), for: key)
     }
 

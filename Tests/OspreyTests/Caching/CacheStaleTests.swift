@@ -125,3 +125,30 @@ struct CachePassByTests {
         #expect(server.requests("/file").count == 4)
     }
 }
+
+/// A validation's answer that changes what may be kept.
+@Suite("Caching: a 304 that says no-store")
+struct CacheNotModifiedRulesTests {
+    private let base = HTTPCacheTests()
+
+    @Test("a 304 that says no-store serves the stored body once and ends the entry")
+    func notModifiedNoStore() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/doc") { request, number in
+            if request.value(forHeader: "If-None-Match") == "\"v1\"" {
+                return LoopbackServer.Response(status: 304).adding(header: "ETag", "\"v1\"")
+                    .adding(header: "Cache-Control", "no-store")
+            }
+            return .text("doc \(number)").adding(header: "ETag", "\"v1\"").adding(
+                header: "Cache-Control", "no-cache")
+        }
+        let api = base.api(server, cache: HTTPCache())
+        _ = try await base.get(api, "/doc")
+        let second = try await base.get(api, "/doc")
+        #expect(second.cacheStatus == .revalidated && second.value == "doc 1")
+        let third = try await base.get(api, "/doc")
+        #expect(third.cacheStatus == nil && third.value == "doc 3")
+        #expect(server.requests("/doc").last?.value(forHeader: "If-None-Match") == nil)
+    }
+}
