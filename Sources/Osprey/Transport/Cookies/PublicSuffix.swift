@@ -27,13 +27,17 @@ enum PublicSuffix {
     /// What answers on this system, decided once.
     static let source: Source = {
         #if canImport(CPublicSuffix)
-            if cpsl_is_public_suffix("com") == 1 { return .libpsl }
+            // `com` alone would be a suffix by libpsl's implicit `*` rule even with no data:
+            // two rules only a list holds show that it has one.
+            if cpsl_is_public_suffix("co.uk") == 1, cpsl_is_public_suffix("github.io") == 1 { return .libpsl }
         #endif
         return .fallback
     }()
 
-    /// Whether `domain` (lower case, without a leading dot) is a public suffix.
+    /// Whether `domain` (lower case, without a leading dot) is a public suffix. A name with a
+    /// trailing dot (`com.`, the same name absolute) is read without it.
     static func contains(_ domain: String) -> Bool {
+        if domain.hasSuffix("."), domain.count > 1 { return contains(String(domain.dropLast())) }
         #if canImport(CPublicSuffix)
             if source == .libpsl {
                 // libpsl reads the labels up to a NUL: a name with one would be read short.

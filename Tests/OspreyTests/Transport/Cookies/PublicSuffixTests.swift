@@ -30,6 +30,15 @@ struct PublicSuffixTests {
         #expect((jar.headerValue(for: url(request)) == "a=1") == sent)
     }
 
+    @Test("a name with a trailing dot is the same name: com. and co.uk. are suffixes")
+    func trailingDot() {
+        #expect(PublicSuffix.contains("com.") && PublicSuffix.contains("co.uk."))
+        #expect(!PublicSuffix.contains("example.co.uk."))
+        let jar = CookieJar(now: { [now] in now })
+        jar.store(setCookieLines: ["a=1; Domain=com."], from: url("https://evil.com./"))
+        #expect(jar.headerValue(for: url("https://bank.com/")) == nil)
+    }
+
     @Test("a cookie for the public suffix that is its own host is host-only")
     func suffixHostIsHostOnly() throws {
         let cookie = try #require(
