@@ -52,6 +52,21 @@ struct SecretDescriptionTests {
                 "Bearer"
             ),
             ("CookieJar", jar, ["cookie-secret"], "CookieJar"),
+            (
+                "HTTPHeaders",
+                HTTPHeaders(["Authorization": "Bearer header-secret", "Accept": "text/plain"]),
+                ["header-secret"], "text/plain"
+            ),
+            (
+                "HTTPHeaders.Authorization.basic",
+                HTTPHeaders.Authorization.basic(username: "svc", password: "enum-secret"),
+                ["enum-secret", Data("svc:enum-secret".utf8).base64EncodedString()], "svc"
+            ),
+            (
+                "HTTPHeaders.Authorization.bearer", HTTPHeaders.Authorization.bearer("enum-token"),
+                ["enum-token"], "bearer"
+            ),
+            ("HTTPCache", HTTPCache(), ["credentialKey", "storage"], "private"),
         ]
         #if canImport(CCurl)
             if let transport = CurlTransport(
