@@ -64,10 +64,3 @@ package struct CacheCredentials: Sendable {
         return components.url ?? url
     }
 }
-
-/// A transport that adds its jar's cookies at the wire, so that a cache above it can see the
-/// request as sent.
-protocol CarriesCookieJar {
-    /// The jar whose cookies go out with the transport's requests.
-    var cookies: CookieJar? { get }
-}

@@ -176,7 +176,7 @@ public final class HTTPCache: Sendable {
 
         // The cache decides on the request as sent (RFC 9111 §4.1): with the cookies its
         // transport's jar adds at the wire, which `Vary: Cookie` and the credentials rule see.
-        let asSent = CacheCredentials.asSent(urlRequest, jar: (transport as? any CarriesCookieJar)?.cookies)
+        let asSent = CacheCredentials.asSent(urlRequest, jar: (transport as? any CookieJarTransport)?.cookies)
         let keying = CacheCredentials(key: storage.credentialKey, declared: request.sensitiveHeaders)
         let credentials = keying.digest(of: asSent, declared: request.sensitiveHeaders)
         let key = storageKey(for: url)
@@ -392,11 +392,11 @@ public enum CacheStatus: Sendable, Equatable {
 }
 
 /// The cache as a transport, for a provider's interceptors to call below them.
-private struct CachingTransport: HTTPTransport, CarriesCookieJar {
+private struct CachingTransport: HTTPTransport, CookieJarTransport {
     let cache: HTTPCache
     let base: any HTTPTransport
 
-    var cookies: CookieJar? { (base as? any CarriesCookieJar)?.cookies }
+    var cookies: CookieJar? { (base as? any CookieJarTransport)?.cookies }
 
     func send(_ request: TransportRequest) -> Promise<TransportResponse> {
         cache.sendBelowInterceptors(request, through: base)

@@ -84,11 +84,11 @@ public struct InterceptedRequest: Sendable {
 }
 
 /// Runs a provider's interceptors around another transport.
-struct InterceptingTransport: HTTPTransport, CarriesCookieJar {
+struct InterceptingTransport: HTTPTransport, CookieJarTransport {
     let base: any HTTPTransport
     let interceptors: [any Interceptor]
 
-    var cookies: CookieJar? { (base as? any CarriesCookieJar)?.cookies }
+    var cookies: CookieJar? { (base as? any CookieJarTransport)?.cookies }
 
     /// The same interceptors around another transport.
     func wrapping(base: any HTTPTransport) -> InterceptingTransport {

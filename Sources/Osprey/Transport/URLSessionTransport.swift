@@ -14,7 +14,7 @@ import Promises
 /// On top of URLSession it enforces, identically on Linux and Apple platforms: exact idle
 /// timeouts and a total deadline (its own timers), a maximum response size, truncated bodies
 /// as errors, redirects per ``RedirectPolicy``, and prompt 401s for Basic challenges.
-public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, CarriesCookieJar {
+public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, CookieJarTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let gate = DeliveryGate()

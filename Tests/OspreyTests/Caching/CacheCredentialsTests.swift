@@ -201,4 +201,34 @@ struct CacheCredentialsTests {
             #expect(!text.contains("session-value"), "\(name)")
         }
     }
+
+    /// A transport of a user's own around the test transport, which says which jar it uses.
+    private struct Wrapper: CookieJarTransport {
+        let base: any HTTPTransport
+        var cookies: CookieJar? { (base as? any CookieJarTransport)?.cookies }
+        func send(_ request: TransportRequest) -> Promise<TransportResponse> { base.send(request) }
+    }
+
+    @Test("a wrapping transport that forwards its jar keeps users apart too")
+    func wrappedJar() async throws {
+        let server = try HTTPCacheTests.CountingServer()
+        defer { server.stop() }
+        server.route("/login") { request, _ in
+            let user = request.target.split(separator: "=").last.map(String.init) ?? "nobody"
+            return .text("hello").adding(header: "Set-Cookie", "session=\(user); Path=/")
+        }
+        server.route("/me") { request, _ in
+            .text(request.value(forHeader: "Cookie") == "session=alice" ? "A" : "B")
+                .adding(header: "Cache-Control", "private, max-age=3600")
+        }
+        let wrapper = Wrapper(base: TestTransport.make() ?? CurlOrSession.make())
+        #expect(wrapper.cookies != nil)
+        let api = TestAPI(server.server, transport: wrapper)
+        api.configuration.cache = HTTPCache()
+        _ = try await base.get(api, "/login?user=alice")
+        #expect(try await base.get(api, "/me").value == "A")
+        _ = try await base.get(api, "/login?user=bob")
+        let bob = try await base.get(api, "/me")
+        #expect(bob.value == "B" && bob.cacheStatus == nil)
+    }
 }

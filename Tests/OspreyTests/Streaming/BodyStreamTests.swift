@@ -89,7 +89,7 @@ struct BodyStreamTests {
     }
 
     /// A request line a keep-alive server would read as the next request.
-    private static let smuggled = Data("GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    private static var smuggled: Data { Data("GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8) }
 
     @Test("bytes beyond a declared length never reach the wire: the request fails instead")
     func overrunInOnePiece() async throws {

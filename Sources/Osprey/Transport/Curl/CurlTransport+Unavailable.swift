@@ -5,7 +5,7 @@
     /// The libcurl transport, which Osprey uses on Linux only: on this platform the initialiser
     /// returns nil and ``unavailableReason`` says why, so code that chooses a transport builds
     /// everywhere (`CurlTransport() ?? URLSessionTransport()`).
-    public final class CurlTransport: HTTPTransport, CarriesCookieJar {
+    public final class CurlTransport: HTTPTransport, CookieJarTransport {
         /// Returns nil: libcurl is not used on this platform.
         /// - Parameters:
         ///   - trustedCertificates: Ignored here.

@@ -20,7 +20,7 @@
     ///
     /// On Apple platforms libcurl is not used: the initialiser returns nil and
     /// ``unavailableReason`` says why.
-    public final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue, CarriesCookieJar {
+    public final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue, CookieJarTransport {
         private let loop: CurlLoop
         /// Where promises settle: never the loop's thread (see ``CurlTransfer``). Concurrent, so
         /// that small bodies parsed where they are delivered are parsed side by side, and a slow
