@@ -36,6 +36,9 @@ package final class DiskCacheStorage: CacheStorage {
         let manager = FileManager.default
         try manager.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A folder that was there already is made the owner's alone too (a cache in a shared
+        // temporary folder must not be readable by other users).
+        try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         credentialKey = try Self.credentialKey(in: folder)
         var files: [String: File] = [:]
         for name in try manager.contentsOfDirectory(atPath: folder.path) {
@@ -122,26 +125,51 @@ package final class DiskCacheStorage: CacheStorage {
         }
     }
 
-    /// The folder's key: read, or made and written by the first process (readable by its owner
-    /// only, never replaced, so that entries stored under it stay findable).
+    /// The folder's key: read, or made by the first process (readable by its owner only, and
+    /// put in place whole, so that no process reads half a key). A key file that is not a
+    /// regular file of the owner's with 32 bytes is replaced: the entries stored under the old
+    /// key are then never found again, which costs requests and leaks nothing.
     private static func credentialKey(in folder: URL) throws -> [UInt8] {
         let url = folder.appendingPathComponent(keyFileName)
-        if let data = try? Data(contentsOf: url), data.count == 32 { return Array(data) }
+        if let key = readKey(at: url) { return key }
         let key = HMACSHA256.makeKey()
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+        let partial = folder.appendingPathComponent(keyFileName + ".partial-\(UUID().uuidString)")
+        let descriptor = partial.withUnsafeFileSystemRepresentation { path in
             open(path!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         }
-        guard descriptor >= 0 else {
-            // Another process made it first. If it is still writing it (or the file is damaged),
-            // this process keeps a key of its own: its entries are then found by itself alone,
-            // and nothing is ever served under a key that could be another's.
-            if let data = try? Data(contentsOf: url), data.count == 32 { return Array(data) }
-            return key
-        }
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { try? FileManager.default.removeItem(at: partial) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         try handle.write(contentsOf: Data(key))
         try handle.close()
-        return key
+        // link(2) puts the whole file in place, and fails if another process was first.
+        let linked = partial.withUnsafeFileSystemRepresentation { from in
+            url.withUnsafeFileSystemRepresentation { to in link(from!, to!) }
+        }
+        if linked == 0 { return key }
+        if let theirs = readKey(at: url) { return theirs }
+        // A damaged key file: replaced.
+        try? FileManager.default.removeItem(at: url)
+        let replaced = partial.withUnsafeFileSystemRepresentation { from in
+            url.withUnsafeFileSystemRepresentation { to in link(from!, to!) }
+        }
+        return replaced == 0 ? key : (readKey(at: url) ?? key)
+    }
+
+    /// The key in `url`, if it is a regular file of this user's, unreadable by others, of 32 bytes
+    /// (a link is not followed).
+    private static func readKey(at url: URL) -> [UInt8]? {
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in
+            open(path!, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        }
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            status.st_uid == getuid(), status.st_mode & 0o077 == 0, status.st_size == 32,
+            let data = try? handle.read(upToCount: 32), data.count == 32
+        else { return nil }
+        return Array(data)
     }
 
     // MARK: The file format

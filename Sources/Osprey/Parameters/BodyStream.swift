@@ -7,7 +7,8 @@ import Foundation
 /// With a ``length`` the request has a `Content-Length`, and the sequence must produce exactly
 /// that many bytes: a byte beyond it is never sent (on a kept-alive connection it would be read
 /// as the start of another request), and the request fails with ``BodyStreamLengthMismatch`` as
-/// soon as the sequence overruns or ends short. Without one it is sent with chunked transfer coding on HTTP/1.1 (DATA
+/// soon as the sequence overruns or ends short (a surplus that comes only after the response has
+/// ended is neither sent nor reported: the request was framed and answered). Without one it is sent with chunked transfer coding on HTTP/1.1 (DATA
 /// frames on HTTP/2). At most ``bufferSize`` bytes are read ahead of the network.
 public struct BodyStream: Sendable {
     /// The body's length in bytes, when known.
