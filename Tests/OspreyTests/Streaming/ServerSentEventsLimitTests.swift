@@ -78,21 +78,29 @@ struct ServerSentEventsLimitTests {
         #expect(elapsed >= 0.9 * 2, "\(elapsed) s for three waits of at least 0.5, 0.5 and 1 s")
     }
 
-    @Test("the last event ID outlives a reconnection until an id: field changes it")
-    func lastEventIDPersists() async throws {
+    /// A server whose `/feed` writes `body(n)` on its n-th connection (from 1), then closes.
+    private static func feed(_ body: @escaping @Sendable (Int) -> String) throws -> LoopbackServer {
         let server = try LoopbackServer()
-        defer { server.stop() }
         let connections = Locked(0)
         server.route("/feed") { _ in
             let number = connections.withLock {
                 $0 += 1
                 return $0
             }
-            return LoopbackServer.Response.streaming(headers: Self.eventStream) { body in
-                body.write(number == 1 ? "id: 7\ndata: first\n\n" : "data: then \(number)\n\n")
+            return LoopbackServer.Response.streaming(headers: Self.eventStream) { writer in
+                writer.write(body(number))
             }
             .closingAfterStream()
         }
+        return server
+    }
+
+    @Test("the last event ID outlives a reconnection until an id: field changes it")
+    func lastEventIDPersists() async throws {
+        let server = try Self.feed { number in
+            number == 1 ? "id: 7\ndata: first\n\n" : "data: then \(number)\n\n"
+        }
+        defer { server.stop() }
         let api = TestAPI(server)
         let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
         var events: [ServerSentEvent] = []
@@ -110,20 +118,10 @@ struct ServerSentEventsLimitTests {
 
     @Test("an id in a block without data moves the last event ID; a block cut before its blank line does not")
     func idOnlyBlocks() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let connections = Locked(0)
-        server.route("/feed") { _ in
-            let number = connections.withLock {
-                $0 += 1
-                return $0
-            }
-            return LoopbackServer.Response.streaming(headers: Self.eventStream) { body in
-                body.write(
-                    number == 1 ? "id: 7\ndata: first\n\nid: 42\n\nid: 99\ndata: cut" : "data: second\n\n")
-            }
-            .closingAfterStream()
+        let server = try Self.feed { number in
+            number == 1 ? "id: 7\ndata: first\n\nid: 42\n\nid: 99\ndata: cut" : "data: second\n\n"
         }
+        defer { server.stop() }
         let api = TestAPI(server)
         let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
         var events: [ServerSentEvent] = []
