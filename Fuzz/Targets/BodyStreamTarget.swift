@@ -36,7 +36,10 @@ enum BodyStreamTarget {
                 case .bytes(let count): received += buffer[..<count]
                 case .end: break reading
                 case .wait:
-                    precondition(ready.wait(timeout: .now() + 30) == .success, "the reader never woke")
+                    // The sequence is read by a task on the cooperative pool, which a loaded test
+                    // run (ThreadSanitizer beside other suites) may keep busy for tens of seconds:
+                    // only a wait of ten minutes counts as a lost wake-up.
+                    precondition(ready.wait(timeout: .now() + 600) == .success, "the reader never woke")
                 }
             } catch {
                 failure = error
