@@ -95,20 +95,29 @@ struct ServerSentEventsLimitTests {
         return server
     }
 
+    /// The first `count` events of `server`'s `/feed` through a quickly reconnecting source,
+    /// which is cancelled then.
+    private static func firstEvents(_ count: Int, from server: LoopbackServer) async throws
+        -> (events: [ServerSentEvent], source: ServerSentEvents)
+    {
+        let api = TestAPI(server)
+        let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
+        var events: [ServerSentEvent] = []
+        for try await event in source {
+            events.append(event)
+            if events.count == count { break }
+        }
+        source.cancel()
+        return (events, source)
+    }
+
     @Test("the last event ID outlives a reconnection until an id: field changes it")
     func lastEventIDPersists() async throws {
         let server = try Self.feed { number in
             number == 1 ? "id: 7\ndata: first\n\n" : "data: then \(number)\n\n"
         }
         defer { server.stop() }
-        let api = TestAPI(server)
-        let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
-        var events: [ServerSentEvent] = []
-        for try await event in source {
-            events.append(event)
-            if events.count == 3 { break }
-        }
-        source.cancel()
+        let (events, source) = try await Self.firstEvents(3, from: server)
         #expect(events.map(\.data) == ["first", "then 2", "then 3"])
         // As the standard's MessageEvent.lastEventId: the stream's last event ID buffer.
         #expect(events.map(\.id) == ["7", "7", "7"])
@@ -122,14 +131,7 @@ struct ServerSentEventsLimitTests {
             number == 1 ? "id: 7\ndata: first\n\nid: 42\n\nid: 99\ndata: cut" : "data: second\n\n"
         }
         defer { server.stop() }
-        let api = TestAPI(server)
-        let source = api.events(route: api.get(endpoint: "/feed"), reconnection: ServerSentEventsTests.quick)
-        var events: [ServerSentEvent] = []
-        for try await event in source {
-            events.append(event)
-            if events.count == 2 { break }
-        }
-        source.cancel()
+        let (events, _) = try await Self.firstEvents(2, from: server)
         #expect(events.map(\.data) == ["first", "second"])
         #expect(events.map(\.id) == ["7", "42"])
         #expect(server.requests.map { $0.value(forHeader: "Last-Event-ID") } == [nil, "42"])
