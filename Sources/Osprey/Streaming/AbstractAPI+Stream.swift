@@ -20,7 +20,8 @@ extension AbstractAPI {
     /// - Parameters:
     ///   - route: The method and URL.
     ///   - parameters: Query, headers, body; their `timeout` is the idle time allowed between
-    ///     pieces.
+    ///     pieces. The request accepts anything (`Accept: */*`) unless these or the API's
+    ///     headers name something: the parser's `Accept` is for whole responses.
     ///   - deadline: Seconds for the whole stream; none by default (the API's deadline does
     ///     not apply to streams).
     ///   - bufferSize: The most bytes that wait for the reader before the transfer pauses.
@@ -33,19 +34,28 @@ extension AbstractAPI {
         let plan = StreamPlan(buffer: buffer) { [self] response in validate(response, data: Data()) }
         var configuration = configuration
         configuration.deadline = deadline
+        // The parser's `Accept` (`application/json`) would ask an event stream or a log tail for
+        // something else: a stream accepts what the call asks for (`events` asks for
+        // `text/event-stream`), else anything.
+        if !configuration.headers.contains("Accept") { configuration.headers["Accept"] = "*/*" }
         let completion: Promise<Void> = perform(
             route: route, parameters: parameters, body: plan, configuration: configuration
         ) { exchange, _ in
             // A transport that ignores sinks kept the body in memory: it goes over whole.
             if !exchange.bodyWentToSink { plan.deliverWhole(exchange) }
         }
-        return ResponseStream(buffer: buffer, completion: completion, defaultQueue: responseQueue)
+        return ResponseStream(
+            buffer: buffer, completion: completion, defaultQueue: responseQueue,
+            decoder: (responseParser as? JSONParser)?.decoder)
     }
 }
 
 extension AbstractAPI {
     /// A reconnecting source of the server-sent events at `route` (the WHATWG `EventSource`):
-    /// see ``ServerSentEvents`` for when it reconnects and when it stops.
+    /// see ``ServerSentEvents`` for when it reconnects and when it stops. A request that is not
+    /// idempotent (a `POST` that sends a prompt, say) is sent once: its source does not reconnect
+    /// unless `reconnection` allows it (``ServerSentEvents/Reconnection/resendsNonIdempotentRequests``)
+    /// or the request carries an `Idempotency-Key`.
     ///
     /// ```swift
     /// for try await event in api.events(route: api.get(endpoint: "/feed")) {
@@ -62,8 +72,14 @@ extension AbstractAPI {
         route: Route, parameters: (any RequestParameters)? = nil,
         reconnection: ServerSentEvents.Reconnection = ServerSentEvents.Reconnection()
     ) -> ServerSentEvents {
-        ServerSentEvents(reconnection: reconnection, defaultQueue: responseQueue, api: self) {
-            [self] lastEventID in
+        let reopens =
+            reconnection.resendsNonIdempotentRequests
+            || HTTPMethod.idempotentNames.contains(route.method.rawValue.uppercased())
+            || parameters?.headers.contains("Idempotency-Key") == true
+            || configuration.headers.contains("Idempotency-Key")
+        return ServerSentEvents(
+            reconnection: reconnection, defaultQueue: responseQueue, api: self, reopens: reopens
+        ) { [self] lastEventID in
             var headers: HTTPHeaders = ["Accept": "text/event-stream", "Cache-Control": "no-cache"]
             if let lastEventID { headers["Last-Event-ID"] = lastEventID }
             return stream(route: route, parameters: EventStreamParameters(parameters, headers: headers))

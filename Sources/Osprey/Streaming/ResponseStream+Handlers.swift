@@ -6,7 +6,8 @@ extension ResponseStream {
     /// Runs `handler` for each piece of the body, in order, on `queue` (the API's response queue
     /// by default), the next piece only once the handler has returned.
     /// - Returns: A promise that settles when the body has ended (or fails with what stopped it);
-    ///   cancelling it stops the transfer.
+    ///   cancelling it, or the end of a chain built on it, stops the transfer. A cancelled stream
+    ///   settles it as cancelled, not failed.
     @discardableResult
     public func onChunk(in queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (Data) -> Void)
         -> Promise<Void>
@@ -49,7 +50,9 @@ extension ResponseStream {
                 }
             }
         }
-        promise.whenSettled { [self] result in
+        // Not an observer: cancelling a chain built on the promise (`onEvent { … }.onError { … }`)
+        // cancels the promise, whose task's cancellation stops the transfer.
+        promise.whenSettled(asObserver: false) { [self] result in
             if case .failure(let error) = result, error is CancellationError { cancel() }
         }
         return promise

@@ -83,7 +83,9 @@ extension ResponseStream {
                     readyIndex = 0
                 }
                 defer { readyIndex += 1 }
-                return ready[readyIndex]
+                var event = ready[readyIndex]
+                event.decoder = reading.stream.decoder
+                return event
             }
 
             /// Stops the transfer (the server may go on sending) and says why.

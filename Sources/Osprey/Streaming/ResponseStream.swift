@@ -15,8 +15,15 @@ import Promises
 /// monitors); a status the API does not accept ends the stream with the same ``APIError`` a
 /// plain request gets, its error body parsed. Read a stream once (as `Data` pieces, or through
 /// ``lines``, ``events`` or one of the `on…` handlers); leaving the loop early, or ``cancel()``,
-/// stops the transfer. The API's idle timeout applies between pieces; its total deadline does
-/// not, unless the call asks for one.
+/// stops the transfer. A cancelled stream is not an error: the reading task throws
+/// `CancellationError`, ``completion`` and the promises of the `on…` handlers settle as
+/// cancelled (their `onError` handlers run only if registered `includingCancellation`). The
+/// API's idle timeout applies between pieces; its total deadline does not, unless the call asks
+/// for one.
+///
+/// In top-level code (`main.swift`), Swift 6.3 never destroys a `for` loop's iterator, so
+/// leaving the loop with `break` cannot stop the transfer there: call ``cancel()`` before
+/// `break`, or read in a function.
 public final class ResponseStream: AsyncSequence, Sendable {
     /// A piece of the body.
     public typealias Element = Data
@@ -27,16 +34,22 @@ public final class ResponseStream: AsyncSequence, Sendable {
     public let completion: Promise<Void>
     let buffer: StreamBuffer
     private let defaultQueue: DispatchQueue
+    /// The API's JSON decoder, which the events' ``ServerSentEvent/decode(_:)`` uses.
+    let decoder: JSONDecoder?
 
-    init(buffer: StreamBuffer, completion: Promise<Void>, defaultQueue: DispatchQueue) {
+    init(
+        buffer: StreamBuffer, completion: Promise<Void>, defaultQueue: DispatchQueue,
+        decoder: JSONDecoder? = nil
+    ) {
         self.buffer = buffer
         bufferSize = buffer.capacity
         self.completion = completion
         self.defaultQueue = defaultQueue
-        // Every piece has been handed to the buffer by the time the request succeeds.
-        completion.whenSettled { [buffer] result in
-            buffer.finish(result.mapError { $0 is CancellationError ? APIError.cancelled : $0 })
-        }
+        self.decoder = decoder
+        // Every piece has been handed to the buffer by the time the request succeeds; a
+        // cancellation reaches the reader as `CancellationError`. Not an observer: a chain the
+        // user builds on `completion` may cancel it alone.
+        completion.whenSettled(asObserver: false) { [buffer] result in buffer.finish(result) }
     }
 
     deinit {
@@ -45,7 +58,7 @@ public final class ResponseStream: AsyncSequence, Sendable {
 
     /// The response's head (status, headers, the final request), as soon as it has arrived.
     /// - Throws: What ended the stream before: an ``APIError`` (a status the API does not
-    ///   accept, a transport error, a timeout) or ``APIError/cancelled``.
+    ///   accept, a transport error, a timeout), or `CancellationError` once it was cancelled.
     public var response: ResponseHead {
         get async throws {
             try await withTaskCancellationHandler {
@@ -56,7 +69,8 @@ public final class ResponseStream: AsyncSequence, Sendable {
         }
     }
 
-    /// Stops the transfer; the reader gets ``APIError/cancelled``.
+    /// Stops the transfer; the reader gets `CancellationError`, and ``completion`` settles as
+    /// cancelled.
     public func cancel() {
         completion.cancel()
     }

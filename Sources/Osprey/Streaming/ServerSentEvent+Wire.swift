@@ -71,6 +71,8 @@ extension DecodedEvents {
     ///   - error: Ends the sequence with this error after the values, instead of the end.
     public static func scripted(_ values: [Value], error: (any Error)? = nil) -> DecodedEvents<Value> {
         let events = values.indices.map { ServerSentEvent(data: String($0)) }
-        return DecodedEvents(source: .scripted(events, error: error)) { event in values[Int(event.data)!] }
+        return DecodedEvents(source: .scripted(events, error: error), sentinel: nil) { event in
+            values[Int(event.data)!]
+        }
     }
 }

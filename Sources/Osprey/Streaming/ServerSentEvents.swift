@@ -21,12 +21,16 @@ import Promises
 /// until an `id:` field changes it, as the standard says: an event without `id:` after a
 /// reconnection still carries the last one, and the next reconnection still sends it.
 ///
+/// A request that is not idempotent (`POST`, `PATCH`) is never sent twice unless
+/// ``Reconnection/resendsNonIdempotentRequests`` allows it (or it carries an `Idempotency-Key`):
+/// its source ends with its one connection, and a dropped connection is an error.
+///
 /// It stops for good, ending the sequence, on a `204`; and with an error on a status the API
 /// does not accept (the ``APIError`` a plain request gets), on a `Content-Type` other than
 /// `text/event-stream` (``APIError/parsingFailed(underlying:context:)`` with a
 /// ``NotAnEventStream``), on an event larger than 4 MiB
 /// (``APIError/parsingFailed(underlying:context:)`` with a ``ServerSentEventTooLarge``), or on
-/// cancellation.
+/// cancellation (`CancellationError`, see ``cancel()``).
 public final class ServerSentEvents: AsyncSequence, Sendable {
     /// An event.
     public typealias Element = ServerSentEvent
@@ -50,6 +54,10 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
         /// Reconnections in a row without an event after which it gives up: with the last error
         /// when the last connection failed, else by ending the sequence; nil for never.
         public var maximumAttempts: Int?
+        /// Whether a request that is not idempotent (`POST`, `PATCH`: a prompt, an order) is
+        /// sent again to reconnect. False by default: such a source ends with its connection.
+        /// A request with an `Idempotency-Key` header reconnects either way.
+        public var resendsNonIdempotentRequests = false
 
         /// A policy whose waits are never shorter than ``defaultMinimumDelay``.
         public init(
@@ -75,6 +83,23 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
             self.minimumDelay = minimumDelay
         }
 
+        /// A policy that says whether a request that is not idempotent is sent again.
+        /// - Parameters:
+        ///   - initialDelay: The delay before the server sets one with `retry:`.
+        ///   - minimumDelay: The shortest wait before any reconnection (see ``minimumDelay``).
+        ///   - maximumDelay: The longest wait the doubling reaches.
+        ///   - maximumAttempts: Reconnections in a row without an event before giving up.
+        ///   - resendsNonIdempotentRequests: See ``resendsNonIdempotentRequests``.
+        public init(
+            initialDelay: TimeInterval = 3, minimumDelay: TimeInterval = Reconnection.defaultMinimumDelay,
+            maximumDelay: TimeInterval = 60, maximumAttempts: Int? = nil, resendsNonIdempotentRequests: Bool
+        ) {
+            self.init(
+                initialDelay: initialDelay, minimumDelay: minimumDelay, maximumDelay: maximumDelay,
+                maximumAttempts: maximumAttempts)
+            self.resendsNonIdempotentRequests = resendsNonIdempotentRequests
+        }
+
         /// The range the wait before reconnection number `attempt` in a row without an event is
         /// drawn from, when the stream asked for `retry` (seconds): the delay doubled per
         /// attempt from the base (the server's, else the initial one, never below the floor),
@@ -95,6 +120,9 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
     fileprivate let reconnection: Reconnection
     /// Whose parser decodes events' data for ``values(of:decoder:)``.
     let api: AbstractAPI?
+    /// Whether a connection that ended or dropped is opened again: false for a request that
+    /// must not be sent twice.
+    let reopens: Bool
     private let defaultQueue: DispatchQueue
     private let state = Locked(State())
     /// The wait before the next reconnection: the policy's, or one a test makes up.
@@ -107,17 +135,21 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
         /// The server's `retry:`, in milliseconds.
         var reconnectionTime: Int?
         var connections = 0
+        /// The head of the connection being read: the request and response errors name.
+        var head: ResponseHead?
         /// Ends the wait before a reconnection early (a cancellation).
         var waiting: CheckedContinuation<Void, Never>?
     }
 
     init(
         reconnection: Reconnection, defaultQueue: DispatchQueue, api: AbstractAPI? = nil,
+        reopens: Bool = true,
         random: @escaping @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) },
         open: @escaping Open
     ) {
         self.open = open
         self.api = api
+        self.reopens = reopens
         self.reconnection = reconnection
         self.defaultQueue = defaultQueue
         self.random = random
@@ -129,7 +161,11 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
     /// How many connections were opened so far.
     public var connectionCount: Int { state.withLock { $0.connections } }
 
-    /// Stops reading and closes the connection; the reader gets ``APIError/cancelled``.
+    /// The head of the connection being read, if one arrived.
+    var currentHead: ResponseHead? { state.withLock { $0.head } }
+
+    /// Stops reading and closes the connection. Not an error: the reading task throws
+    /// `CancellationError`, and the promise of ``onEvent(in:_:)`` settles as cancelled.
     public func cancel() {
         let (current, waiting) = state.withLock { state in
             state.isCancelled = true
@@ -148,7 +184,8 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
     /// Runs `handler` for each event, in order, on `queue` (the API's response queue by
     /// default), the next one only once the handler has returned.
     /// - Returns: A promise that settles when the source stops (a `204`), or fails with why it
-    ///   stopped; cancelling it closes the connection.
+    ///   stopped; cancelling it, or the end of a chain built on it, closes the connection. A
+    ///   cancelled source settles it as cancelled, not failed.
     @discardableResult
     public func onEvent(
         in queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (ServerSentEvent) -> Void
@@ -166,7 +203,9 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
                 }
             }
         }
-        promise.whenSettled { [self] result in
+        // Not an observer: cancelling a chain built on the promise cancels it, and with it the
+        // source (even while it waits to reconnect).
+        promise.whenSettled(asObserver: false) { [self] result in
             if case .failure(let error) = result, error is CancellationError { cancel() }
         }
         return promise
@@ -183,7 +222,7 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
         /// - Throws: Why the source stopped.
         public mutating func next() async throws -> ServerSentEvent? {
             while !finished {
-                if source.state.withLock({ $0.isCancelled }) { throw APIError.cancelled }
+                if source.state.withLock({ $0.isCancelled }) { throw CancellationError() }
                 if events == nil {
                     guard try await connect() else {
                         finished = true
@@ -208,7 +247,13 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
                         return event
                     }
                 } catch let error where Self.reconnects(after: error) {
+                    guard source.reopens else { throw error }
                     try checkAttempts(after: error)
+                }
+                // A request that must not be sent twice ends with its connection.
+                guard source.reopens else {
+                    finished = true
+                    return nil
                 }
                 // The connection ended or dropped: reconnect after the delay, unless enough
                 // reconnections in a row brought nothing.
@@ -244,8 +289,10 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
                     // without `id:` on this one still carries (and keeps) the last one.
                     events = ResponseStream.Events(stream: stream, lastEventID: lastEventID)
                         .makeAsyncIterator()
+                    source.state.withLock { $0.head = head }
                     return true
                 } catch let error where Self.reconnects(after: error) {
+                    guard source.reopens else { throw error }
                     try checkAttempts(after: error)
                     quietReconnections += 1
                     try await source.wait(reconnection: quietReconnections)
@@ -304,7 +351,7 @@ public final class ServerSentEvents: AsyncSequence, Sendable {
                 waiting?.resume()
             }
         }
-        if state.withLock({ $0.isCancelled }) || Task.isCancelled { throw APIError.cancelled }
+        if state.withLock({ $0.isCancelled }) || Task.isCancelled { throw CancellationError() }
     }
 }
 

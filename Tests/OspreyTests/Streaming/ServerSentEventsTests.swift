@@ -187,7 +187,7 @@ struct ServerSentEventsTests {
         var iterator = source.makeAsyncIterator()
         #expect(try await iterator.next()?.data == "0")
         source.cancel()
-        await #expect(throws: APIError.self) {
+        await #expect(throws: CancellationError.self) {
             while try await iterator.next() != nil {}
         }
         #expect(await server.waitUntilNoOpenConnections())
