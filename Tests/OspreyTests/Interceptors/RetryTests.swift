@@ -199,7 +199,7 @@ struct RetryTests {
 /// Answers each request after a random few hundred microseconds on a global queue: 503 for
 /// the first two attempts of a path, then `{"id": n}`. No URLSession, so that the races under
 /// test are Osprey's own (FoundationNetworking 6.3 can crash when a task is cancelled at the
-/// instant it completes, a platform bug the README documents).
+/// instant it completes, a platform bug the Transports article documents).
 final class FlakyStubTransport: HTTPTransport {
     private let attempts = Locked<[String: Int]>([:])
 

@@ -73,7 +73,7 @@ struct CancellationAndTimeoutTests {
     /// A transport that answers from another thread at once, so that cancellation races the
     /// answer as closely as possible. (Racing URLSession itself is not done here: FoundationNetworking
     /// 6.3 can crash when a task is cancelled at the instant it completes, a platform bug the
-    /// transport narrows but cannot close; see the README's known limits.)
+    /// transport narrows but cannot close; see the Transports article's known limits.)
     struct RacingTransport: HTTPTransport {
         func send(_ request: TransportRequest) -> Promise<TransportResponse> {
             let (promise, resolver) = Promise<TransportResponse>.pending()

@@ -48,11 +48,11 @@
             )
         }
 
-        /// The README's `RepositoriesAPI`, as written there.
+        /// The `RepositoriesAPI` of the README's first example, which the Transports article uses.
         final class RepositoriesAPI: AbstractAPI, @unchecked Sendable {}
 
-        @Test("the README's choices of transport: URLSession, or libcurl trusting a CA file too")
-        func readmeChoices() {
+        @Test("the Transports article's choices: URLSession, or libcurl trusting a CA file too")
+        func transportsArticleChoices() {
             let api = RepositoriesAPI(responseParser: JSONParser(), transport: URLSessionTransport())
             let company = CurlTransport(trustedCertificates: URL(fileURLWithPath: "/etc/company/ca.pem"))
             let companyAPI = RepositoriesAPI(

@@ -12,7 +12,8 @@ import Testing
 struct ResponseHeaderSyntaxTests {
     /// RFC 9112 §5.1 makes the space after the colon optional. Darwin parses such a line; libcurl
     /// under FoundationNetworking 6.3 and earlier fails the whole response with error -1 (the
-    /// README lists it under "Known platform limits"); libcurl driven by CurlTransport reads it.
+    /// Transports article lists it under "Known limits of URLSessionTransport on Linux");
+    /// libcurl driven by CurlTransport reads it.
     /// If a toolchain fixes it, this test says so.
     @Test("a header without a space after the colon (L13)")
     func headerWithoutSpace() async throws {
