@@ -3,15 +3,15 @@ import Osprey
 import OspreyTesting
 import Testing
 
-// The README's "Adapters, retries and monitoring" snippet, against the loopback server.
+// The snippet of the "Adapters, retries and monitoring" article, against the loopback server.
 
 actor TokenStore {
     private var token = "initial"
     func current() -> String { token }
 }
 
-@Suite("README: adapters, retries and monitoring")
-struct ReadmeInterceptorsTests {
+@Suite("Articles: adapters, retries and monitoring")
+struct AdaptersArticleTests {
     @Test("the snippet's adapter, policy and monitor work together")
     func snippet() async throws {
         let server = try LoopbackServer()
