@@ -32,7 +32,7 @@ struct URLParametersTests {
         #expect((query ?? "") == expected, "\(name)")
     }
 
-    @Test("the heterogeneous literal of the README compiles and encodes")
+    @Test("a literal mixing values, arrays and a nested dictionary compiles and encodes")
     func literal() throws {
         let parameters = URLParameters(["page": 1, "tags": ["a", "b"], "filter": ["min": 2]])
         #expect(try query(parameters) == "filter%5Bmin%5D=2&page=1&tags%5B%5D=a&tags%5B%5D=b")

@@ -11,6 +11,7 @@ struct Session: Decodable, Sendable {
     var token: String
 }
 
+// `login` is the typed request of the "Building requests" article, as written there.
 extension Request {
     static func login(_ body: Credentials) -> Request<Session> {
         .post("login", body: body)
