@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Checks the README's installation lines as a new user would use them: a scratch package whose
-# targets depend on `Osprey` and `OspreyTesting` with exactly the README's `.product(...)` lines
-# (the dependency on this checkout given by path, since the public address is a placeholder),
-# running the README's first example ("An API client") with its host pointed at a LoopbackServer.
+# Checks the README's installation section as a new user would use it: its whole `Package.swift`,
+# as written but for the dependency on this checkout given by path (the public address is a
+# placeholder), with the README's first example ("An API client") as the program, its host
+# pointed at a local server. The test target, which depends on `OspreyTesting`, is built and run
+# too.
 #
 #   Scripts/install-check.sh
 #
@@ -13,76 +14,98 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 
 work=$(mktemp -d -t osprey-install.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 # The package's identity comes from the folder's name: "osprey", as in the README.
 ln -s "$repo" "$work/osprey"
-mkdir -p "$work/app/Sources/App"
 
-python3 - "$repo/README.md" "$work" <<'PY'
-import re, sys
-readme, work = open(sys.argv[1]).read(), sys.argv[2]
+# The server the example's requests go to, in place of api.github.com: a static file at the path
+# the example asks for, served by Python's http.server on a free loopback port.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+mkdir -p "$work/site/users/username"
+printf '[{"name": "osprey"}, {"name": "promises"}]' >"$work/site/users/username/repos"
+
+python3 - "$repo/README.md" "$work" "http://127.0.0.1:$port" <<'PY'
+import os, re, sys
+readme, work, base = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 install = readme.split("## Installation", 1)[1].split("\n## ", 1)[0]
-products = re.findall(r'^\s*(\.product\(name: "(?:Osprey|OspreyTesting)", package: "osprey"\),)$', install, re.M)
-if len(products) != 2:
-    sys.exit(f"install-check: the README's installation section should have the two product lines, found {products}")
-if '.package(url: "https://example.com/osprey.git", from: "1.0.0")' not in install:
+manifest = re.search(r"```swift\n(.*?)```", install, re.S).group(1)
+dependency = '.package(url: "https://example.com/osprey.git", from: "1.0.0")'
+if not manifest.startswith("// swift-tools-version: 6.0\nimport PackageDescription\n"):
+    sys.exit("install-check: the README's Package.swift should start with its tools version and import")
+if dependency not in manifest:
     sys.exit("install-check: the README's dependency line is not the one this check knows")
+products = re.findall(r'^\s*\.product\(name: "(Osprey|OspreyTesting)", package: "osprey"\),$', manifest, re.M)
+if sorted(products) != ["Osprey", "OspreyTesting"]:
+    sys.exit(f"install-check: the README's Package.swift should have the two product lines, found {products}")
+executable = re.search(r'\.executableTarget\(\s*name: "(\w+)"', manifest)
+tests = re.search(r'\.testTarget\(\s*name: "(\w+)"', manifest)
+if not executable or not tests:
+    sys.exit("install-check: the README's Package.swift should have an executable target and a test target")
+app, app_tests = executable.group(1), tests.group(1)
+os.makedirs(f"{work}/app")
+open(f"{work}/app/Package.swift", "w").write(manifest.replace(dependency, '.package(path: "../osprey")'))
+
 client = readme.split("## An API client", 1)[1]
 example = re.search(r"```swift\n(.*?)```", client, re.S).group(1)
 host = "https://api.github.com"
 if host not in example or not example.rstrip().endswith("}"):
     sys.exit("install-check: the README's first example changed: update this check")
-example = example.replace(host, '\\(CheckServer.base)')
-open(f"{work}/app/Package.swift", "w").write(f'''// swift-tools-version: 6.0
-import PackageDescription
+os.makedirs(f"{work}/app/Sources/{app}")
+open(f"{work}/app/Sources/{app}/main.swift", "w").write(f'''import Foundation
 
-let package = Package(
-    name: "App",
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
-    dependencies: [
-        .package(path: "../osprey"),
-    ],
-    targets: [
-        .executableTarget(
-            name: "App",
-            dependencies: [
-                {products[0]}
-                {products[1]}
-            ]
-        ),
-    ]
-)
-''')
-open(f"{work}/app/Sources/App/main.swift", "w").write(f'''import Foundation
-import OspreyTesting
-
-/// The loopback server the example's requests go to, in place of api.github.com.
-enum CheckServer {{
-    static let server: LoopbackServer = {{
-        let server = try! LoopbackServer()
-        server.route("/users/:name/repos") {{ _ in .json(#"[{{"name": "osprey"}}, {{"name": "promises"}}]"#) }}
-        return server
-    }}()
-    static let base = server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-}}
-
-// The README's first example, as written:
-{example.rstrip()}
+// The README's first example, as written but for its host:
+{example.replace(host, base).rstrip()}
     .finally {{ exit(0) }}
 
 dispatchMain()
 ''')
-PY
+os.makedirs(f"{work}/app/Tests/{app_tests}")
+open(f"{work}/app/Tests/{app_tests}/LoopbackTests.swift", "w").write('''import OspreyTesting
+import Testing
 
-echo "install-check: building a package that depends on Osprey as the README says" >&2
+@Test func aLoopbackServerStarts() throws {
+    let server = try LoopbackServer()
+    server.stop()
+}
+''')
+open(f"{work}/app-name", "w").write(app)
+PY
+app=$(cat "$work/app-name")
+
+python3 -m http.server --bind 127.0.0.1 --directory "$work/site" "$port" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do # bounded: 10 s
+    if python3 -c "import urllib.request, sys; urllib.request.urlopen(sys.argv[1], timeout=1)" \
+        "http://127.0.0.1:$port/users/username/repos" >/dev/null 2>&1; then
+        break
+    fi
+    sleep 0.1
+done
+
+echo "install-check: building a package with the README's Package.swift" >&2
 cd "$work/app"
-swift build -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
-output=$(timeout 60 swift run --skip-build App)
+swift build --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+swift test --skip-build >"$work/test.log" 2>&1 || { cat "$work/test.log" >&2; exit 1; }
+grep -q 'Test run with 1 test .*passed' "$work/test.log" || {
+    cat "$work/test.log" >&2
+    echo "install-check: the test target's test did not run" >&2
+    exit 1
+}
+output=$(timeout 60 swift run --skip-build "$app")
 echo "$output"
 case "$output" in
-*'Repository(name: "osprey"), App.Repository(name: "promises")'* | *'name: "osprey"'*'name: "promises"'*)
-    echo "install-check: the README's example ran against the loopback server" >&2 ;;
+*'name: "osprey"'*'name: "promises"'*)
+    echo "install-check: the README's example ran against the local server" >&2 ;;
 *)
     echo "install-check: the example did not print the server's repositories" >&2
+    cat "$work/server.log" >&2
     exit 1 ;;
 esac

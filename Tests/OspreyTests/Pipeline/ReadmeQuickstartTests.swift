@@ -4,7 +4,8 @@ import Osprey
 import OspreyTesting
 import Testing
 
-// The Osprey README's API snippets, run against the loopback server. Documented differences:
+// Osprey 0.14's README's API snippets (the first is also this README's), run against the
+// loopback server. Documented differences:
 // subclasses restate `@unchecked Sendable`, and URLs point at the loopback server.
 
 struct Repository: Decodable, Sendable, Equatable {

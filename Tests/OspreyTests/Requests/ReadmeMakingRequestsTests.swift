@@ -2,7 +2,7 @@ import Foundation
 import Osprey
 import Testing
 
-// The Osprey README's "Making Requests" snippets that do not need an API client, as written
+// Osprey 0.14's README's "Making Requests" snippets that do not need an API client, as written
 // there (two documented differences: `override func preprocess()`, and subclasses restating
 // `@unchecked Sendable`, which Swift 6 requires). The AbstractAPI snippets run with the pipeline.
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Promises
 
-/// A view model in the style of the Osprey README: it updates its own main-actor state from
+/// A view model in the style of the "Migrating from Osprey 0.14" article: it updates its own main-actor state from
 /// handlers with no `nonisolated(unsafe)`, `assumeIsolated` or other boilerplate. That this file
 /// compiles is half of the test.
 @MainActor
@@ -20,7 +20,7 @@ final class ProductsViewModel {
             .finally { @MainActor in self.isLoading = false }
     }
 
-    /// The README's shape: `.onSuccess(in: .main, updateProducts)` with main-actor methods.
+    /// The article's shape: `.onSuccess(in: .main, updateProducts)` with main-actor methods.
     func loadWithMethods(_ request: Promise<[String]>) -> Promise<[String]> {
         request
             .onSuccess(in: .main, updateProducts)
@@ -50,7 +50,7 @@ struct PromiseMainActorTests {
         #expect(model.errorText == "\(TestError(code: 2))")
     }
 
-    @Test("onSuccess(in: .main, method) runs main-actor methods, as in the README")
+    @Test("onSuccess(in: .main, method) runs main-actor methods, as in the migration article")
     @MainActor
     func methods() async throws {
         let model = ProductsViewModel()
