@@ -97,6 +97,11 @@ let package = Package(
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Tests/MemoryProbe"
         ),
+        .executableTarget(
+            name: "OspreyStreamProbe",
+            dependencies: ["Osprey", "OspreyTesting"],
+            path: "Tests/StreamProbe"
+        ),
         .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting", "OspreyFuzzTargets"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
         .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit"]),

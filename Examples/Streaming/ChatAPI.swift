@@ -26,36 +26,15 @@ final class ChatAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     }
 
     /// The assistant's answer to `prompt`, as it is written: one `token` event per piece of
-    /// text, then a `done` event. A prompt is not sent twice, so this is a plain stream rather
-    /// than a reconnecting source.
-    func answer(to prompt: String) -> ResponseStream {
-        stream(route: post(endpoint: "/chat"), parameters: JSONParameters(["prompt": prompt]))
+    /// text, then `data: [DONE]`, as model APIs send. A `POST` is never sent twice: the source
+    /// does not reconnect, it ends with its connection.
+    func answer(to prompt: String) -> ServerSentEvents {
+        events(route: post(endpoint: "/chat"), parameters: JSONParameters(["prompt": prompt]))
     }
 
     /// The presence feed of `room`: reconnects when the connection drops, resuming after the
     /// last event seen, until the server ends it with a `204`.
     func presence(in room: Int) -> DecodedEvents<Presence> {
         events(route: get(endpoint: "/rooms/\(room)/presence")).values(of: Presence.self)
-    }
-}
-
-extension ResponseStream {
-    /// The answer's tokens, as they arrive; ends at the `done` event.
-    var tokens: AsyncThrowingStream<Token, any Error> {
-        let events = self.events
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await event in events {
-                        if event.event == "done" { break }
-                        continuation.yield(try event.decode(Token.self))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
     }
 }

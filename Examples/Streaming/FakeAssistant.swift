@@ -41,7 +41,7 @@ final class FakeAssistant: Sendable {
                     }
                     index += 1
                 }
-                body.write("event: done\ndata: {}\n\n")
+                body.write("data: [DONE]\n\n")
             }
         }
         server.route("GET", "/rooms/:id/presence") { request in

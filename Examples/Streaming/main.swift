@@ -12,7 +12,7 @@ let api = ChatAPI(baseURL: assistant.baseURL)
 await Expect.part("1. A prompt, answered token by token (async/await)") {
     show("  > What do ospreys eat?\n  ")
     var answer = ""
-    for try await token in api.answer(to: "What do ospreys eat?").tokens {
+    for try await token in api.answer(to: "What do ospreys eat?").values(of: Token.self, endingAt: "[DONE]") {
         show(token.text)
         // The server holds the rest of the answer until this first token has been shown.
         if answer.isEmpty { assistant.firstTokenShown.signal() }
@@ -27,8 +27,7 @@ await Expect.part("1. A prompt, answered token by token (async/await)") {
 await Expect.part("2. The Osprey way: a handler per event on a queue of yours, and a promise") {
     let ui = DispatchQueue(label: "ui")
     let shown = Locked("")
-    let stream = api.answer(to: "Once more?")
-    let finished = stream.onEvent(in: ui) { event in
+    let finished = api.answer(to: "Once more?").onEvent(in: ui) { event in
         dispatchPrecondition(condition: .onQueue(ui))
         guard event.event == "token", let token = try? event.decode(Token.self) else { return }
         if shown.withLock({ $0.isEmpty }) { assistant.firstTokenShown.signal() }
@@ -38,6 +37,8 @@ await Expect.part("2. The Osprey way: a handler per event on a queue of yours, a
     let text = shown.withLock { $0 }
     show("  \(text)\n")
     Expect.that(text == FakeAssistant.answer.joined(), "unexpected answer: \(text)")
+    let prompts = assistant.server.requests.filter { $0.path == "/chat" }.count
+    Expect.that(prompts == 2, "a prompt was sent again: \(prompts) POSTs for two prompts")
 }
 
 await Expect.part("3. Who is typing: an event source that reconnects where it left off") {
@@ -56,7 +57,9 @@ await Expect.part("3. Who is typing: an event source that reconnects where it le
 await Expect.part("4. Stop generating: leaving the loop closes the connection") {
     var tokens = 0
     show("  ")
-    for try await token in api.answer(to: "Tell me slowly, forever").tokens {
+    for try await token in api.answer(to: "Tell me slowly, forever").values(
+        of: Token.self, endingAt: "[DONE]")
+    {
         show(token.text)
         tokens += 1
         if tokens == 3 { break }

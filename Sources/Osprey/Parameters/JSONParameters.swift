@@ -26,14 +26,42 @@ open class JSONParameters: BaseParameters, @unchecked Sendable {
         super.init(headers: headers, timeout: timeout)
     }
 
+    /// Creates a JSON body from a dictionary of mixed values, as Alamofire users write them:
+    /// `JSONParameters(["model": "m", "n": 2, "stream": true])`. Its values may be strings,
+    /// numbers, booleans, nil or `NSNull`, arrays and dictionaries of them, and `Encodable`
+    /// values (a `Date` is written as the API writes dates). A value of any other type fails the
+    /// request before it is sent, with ``APIError/encodingFailed(reason:underlying:)`` naming its
+    /// place (`messages[1].content`) and its type.
+    public convenience init(
+        _ object: [String: any Sendable],
+        encoder: JSONEncoder? = nil,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(JSONValue(object), encoder: encoder, headers: headers, timeout: timeout)
+    }
+
+    /// Creates a JSON body from an array of mixed values (see the dictionary's initialiser for
+    /// what they may be).
+    public convenience init(
+        _ array: [any Sendable],
+        encoder: JSONEncoder? = nil,
+        headers: HTTPHeaders = [:],
+        timeout: TimeInterval? = nil
+    ) {
+        self.init(JSONValue(array), encoder: encoder, headers: headers, timeout: timeout)
+    }
+
     /// Writes the JSON body.
     open override func encode(into draft: inout RequestDraft) throws {
         let encoder = self.encoder ?? Self.makeEncoder(keyMapping: draft.encoding.keyMapping)
         do {
             draft.setBody(try encoder.encode(value), contentType: "application/json")
+        } catch let error as NotJSON {
+            throw APIError.encodingFailed(reason: error.description, underlying: nil)
         } catch {
-            throw APIError.encodingFailed(
-                reason: "could not encode \(type(of: value)) as JSON", underlying: error)
+            let described = value is JSONValue ? "the dictionary or array" : "\(type(of: value))"
+            throw APIError.encodingFailed(reason: "could not encode \(described) as JSON", underlying: error)
         }
     }
 

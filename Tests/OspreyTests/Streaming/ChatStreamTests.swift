@@ -39,6 +39,7 @@ struct ChatStreamTests {
         return server
     }
 
+    /// The README's "Streaming a model's answer" snippet, with the tokens collected, not printed.
     @Test("values(of:endingAt:) ends at [DONE], closes the connection and sends the prompt once")
     func endsAtSentinel() async throws {
         // The server would hold the connection for an hour after [DONE].
