@@ -67,10 +67,13 @@ public enum APIError: Error, Sendable {
             }
         }
 
-        /// `METHOD url -> status`, with credentials redacted.
+        /// `METHOD url -> status`, with credentials redacted (`an unknown request` for a context
+        /// made without one).
         public var description: String {
             var text =
-                "\(request?.httpMethod ?? "?") \(request?.url.map { Redaction.url($0.absoluteString) } ?? "?")"
+                request.map {
+                    "\($0.httpMethod ?? "GET") \($0.url.map { Redaction.url($0.absoluteString) } ?? "(no URL)")"
+                } ?? "an unknown request"
             if let response { text += " -> \(response.statusCode)" }
             return text
         }
