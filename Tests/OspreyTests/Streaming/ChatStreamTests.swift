@@ -59,14 +59,18 @@ struct ChatStreamTests {
         #expect(server.requests.first?.bodyText == #"{"text":"Hi"}"#)
     }
 
+    /// A POST answer from a source that would reconnect at once, if it reconnected.
+    static func quickAnswer(_ api: TestAPI) -> ServerSentEvents {
+        api.events(
+            route: api.post(endpoint: "/chat"), parameters: JSONParameters(Prompt(text: "Hi")),
+            reconnection: .init(initialDelay: 0, minimumDelay: 0, maximumDelay: 0))
+    }
+
     @Test("a POST source ends with its connection: the prompt is never sent again")
     func postIsNotResent() async throws {
         let server = try Self.chatServer(done: false)
         defer { server.stop() }
-        let api = TestAPI(server)
-        let answer = api.events(
-            route: api.post(endpoint: "/chat"), parameters: JSONParameters(Prompt(text: "Hi")),
-            reconnection: .init(initialDelay: 0, minimumDelay: 0, maximumDelay: 0))
+        let answer = Self.quickAnswer(TestAPI(server))
         var texts: [String] = []
         for try await token in answer.values(of: Token.self) { texts.append(token.text) }
         #expect(texts == ["Hel", "lo"])
@@ -79,10 +83,7 @@ struct ChatStreamTests {
     func droppedPostFails() async throws {
         let server = try Self.chatServer(done: false, drops: true)
         defer { server.stop() }
-        let api = TestAPI(server)
-        let answer = api.events(
-            route: api.post(endpoint: "/chat"), parameters: JSONParameters(Prompt(text: "Hi")),
-            reconnection: .init(initialDelay: 0, minimumDelay: 0, maximumDelay: 0))
+        let answer = Self.quickAnswer(TestAPI(server))
         var texts: [String] = []
         do {
             for try await token in answer.values(of: Token.self) { texts.append(token.text) }
