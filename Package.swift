@@ -90,7 +90,8 @@ let package = Package(
             dependencies: ["OspreyFuzzTargets", "CFuzzing"],
             path: "Fuzz/Driver"
         ),
-        .testTarget(name: "PromisesTests", dependencies: ["Promises", "OspreyTesting"]),
+        .target(name: "OspreyTestSupport", dependencies: ["OspreyTesting"], path: "Tests/OspreyTestSupport"),
+        .testTarget(name: "PromisesTests", dependencies: ["Promises", "OspreyTesting", "OspreyTestSupport"]),
         // One hostile transfer per process, for OspreyTests to measure its peak memory alone.
         .executableTarget(
             name: "OspreyMemoryProbe",
@@ -102,13 +103,18 @@ let package = Package(
             dependencies: ["Osprey", "OspreyTesting"],
             path: "Tests/StreamProbe"
         ),
-        .testTarget(name: "OspreyTests", dependencies: ["Osprey", "OspreyTesting", "OspreyFuzzTargets"]),
-        .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting"]),
-        .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit"]),
-        .testTarget(name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting"]),
+        .testTarget(
+            name: "OspreyTests",
+            dependencies: ["Osprey", "OspreyTesting", "OspreyFuzzTargets", "OspreyTestSupport"]),
+        .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting", "OspreyTestSupport"]),
+        .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit", "OspreyTestSupport"]),
+        .testTarget(
+            name: "OspreyDeclarativeTests", dependencies: ["Osprey", "OspreyTesting", "OspreyTestSupport"]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["GitHubClientExample", "ViewModelExample", "Osprey", "OspreyTesting"]
+            dependencies: [
+                "GitHubClientExample", "ViewModelExample", "Osprey", "OspreyTesting", "OspreyTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

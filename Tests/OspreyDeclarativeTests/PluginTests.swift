@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
@@ -6,24 +7,15 @@ import Testing
     /// The macro plugin as the compiler runs it: diagnostics of bad declarations at their exact
     /// line and column, and the frame protocol itself. Uses the modules and the plugin built
     /// beside the test bundle.
-    @Suite("The macro plugin, through the compiler and on its own")
+    @Suite("The macro plugin, through the compiler and on its own", .onItsOwnThread)
     struct PluginTests {
         static let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         static let plugin = buildFolder.appendingPathComponent("OspreyMacros-tool")
 
         /// Typechecks `source` with Osprey's modules and plugin; the compiler's output.
-        /// Runs `body`, which starts a process and waits for it, on a Dispatch thread: a test that
-        /// blocks Swift's cooperative pool (two threads on a 2-core machine) for a compiler's
-        /// seconds stalls every other test of the run, and their timeouts fire.
-        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { done in
-                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-            }
-        }
-
         static func typecheck(_ source: String) async throws -> (status: Int32, output: String, file: String)
         {
-            try await offPool { try typecheckBlocking(source) }
+            try await Blocking.run { try typecheckBlocking(source) }
         }
 
         static func typecheckBlocking(_ source: String) throws -> (

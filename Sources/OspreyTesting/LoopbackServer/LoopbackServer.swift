@@ -172,6 +172,7 @@ public final class LoopbackServer: Sendable {
 
     /// Blocks until at least `count` requests have arrived (or `timeout` passes).
     /// - Returns: whether the count was reached.
+    @available(*, noasync, message: "blocks a thread of the cooperative pool; use the async overload")
     @discardableResult
     public func waitForRequests(count: Int, timeout: TimeInterval = 10) -> Bool {
         core.state.wait(timeout: timeout) { $0.requests.count >= count }
@@ -180,6 +181,7 @@ public final class LoopbackServer: Sendable {
     /// Blocks until no connection is open (or `timeout` passes): the way to see that a client
     /// hung up, for example after cancelling a request.
     /// - Returns: whether every connection was closed.
+    @available(*, noasync, message: "blocks a thread of the cooperative pool; use the async overload")
     @discardableResult
     public func waitUntilNoOpenConnections(timeout: TimeInterval = 10) -> Bool {
         core.state.wait(timeout: timeout) { $0.openConnections == 0 }
@@ -187,6 +189,7 @@ public final class LoopbackServer: Sendable {
 
     /// Blocks until the server has read at least `count` bytes in all (or `timeout` passes).
     /// - Returns: whether the count was reached.
+    @available(*, noasync, message: "blocks a thread of the cooperative pool; use the async overload")
     @discardableResult
     public func waitForReceivedBytes(atLeast count: Int, timeout: TimeInterval = 10) -> Bool {
         core.state.wait(timeout: timeout) { $0.receivedBytes >= count }
@@ -228,13 +231,9 @@ public final class LoopbackServer: Sendable {
         await offCooperativePool { self.core.state.wait(timeout: timeout) { $0.strayBytesSent >= count } }
     }
 
-    /// Runs a blocking wait on a thread of its own: blocking one of the few cooperative threads
-    /// would stall every other async test in the process, and blocking Dispatch's global
-    /// threads would stall URLSession and the code under test.
+    /// Runs a blocking wait on a thread of its own (see ``Blocking``).
     private func offCooperativePool(_ wait: @escaping @Sendable () -> Bool) async -> Bool {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: wait()) }.start()
-        }
+        await Blocking.run(wait)
     }
 
     /// Stops accepting, ends every connection (interrupting delays and endless bodies), waits for

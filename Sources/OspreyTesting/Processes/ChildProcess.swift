@@ -122,6 +122,8 @@
         }
 
         /// Waits for the child to end: its exit status, or 128 plus the signal that ended it.
+        /// Blocks; async code uses ``Blocking``.
+        @available(*, noasync, message: "blocks a thread of the cooperative pool; wrap it in Blocking.run")
         @discardableResult
         package func wait() -> Int32 {
             lock.lock()
@@ -153,8 +155,23 @@
             if running { wait() }
         }
 
+        /// Runs a program to its end, on a thread of its own: its exit status and what it printed
+        /// on its standard output (and on its standard error, unless `standardError` says otherwise).
+        package static func run(
+            _ executable: String, _ arguments: [String] = [], directory: String? = nil,
+            environment: [String: String] = [:], standardError: Stream = .output
+        ) async throws -> (status: Int32, output: String) {
+            try await Blocking.run {
+                try run(
+                    executable, arguments, directory: directory, environment: environment,
+                    standardError: standardError)
+            }
+        }
+
         /// Runs a program to its end: its exit status and what it printed on its standard output
-        /// (and on its standard error, unless `standardError` says otherwise).
+        /// (and on its standard error, unless `standardError` says otherwise). Blocks until the
+        /// program ends; async code calls the `async` overload.
+        @available(*, noasync, message: "blocks a thread of the cooperative pool; use the async overload")
         package static func run(
             _ executable: String, _ arguments: [String] = [], directory: String? = nil,
             environment: [String: String] = [:], standardError: Stream = .output
@@ -204,6 +221,7 @@
 
         /// What the child has written and this process has not read yet, waiting for at least
         /// one byte; empty once the child's end is closed (it exited) or on a read error.
+        @available(*, noasync, message: "blocks a thread of the cooperative pool; wrap it in Blocking.run")
         package func read() -> Data {
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while true {
@@ -217,6 +235,7 @@
         }
 
         /// Everything the child writes, until it closes its end.
+        @available(*, noasync, message: "blocks a thread of the cooperative pool; wrap it in Blocking.run")
         package func readToEnd() -> Data {
             var all = Data()
             while true {
@@ -227,6 +246,7 @@
         }
 
         /// Reads until what was read contains `marker` or the pipe ends: all that was read.
+        @available(*, noasync, message: "blocks a thread of the cooperative pool; wrap it in Blocking.run")
         package func read(until marker: String) -> String {
             var text = ""
             while !text.contains(marker) {

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTestSupport
 import Testing
 
 @testable import OspreyTesting
@@ -7,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Gzip: streams any inflater decodes")
+@Suite("Gzip: streams any inflater decodes", .onItsOwnThread)
 struct GzipTests {
     @Test("CRC-32 matches the standard check value, and zeros take the fast path exactly")
     func crc() {

@@ -1,10 +1,11 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
 /// Each fault is checked on the bytes a raw client receives. Waits are checked only as lower
 /// bounds ("nothing arrived yet"), which a slow machine cannot break.
-@Suite("Loopback server: scripted faults")
+@Suite("Loopback server: scripted faults", .onItsOwnThread)
 struct LoopbackServerFaultTests {
     private func exchange(
         _ response: LoopbackServer.Response,

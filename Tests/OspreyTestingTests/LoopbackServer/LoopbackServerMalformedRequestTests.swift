@@ -1,8 +1,9 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
-@Suite("Loopback server: malformed requests get an error status, never a crash")
+@Suite("Loopback server: malformed requests get an error status, never a crash", .onItsOwnThread)
 struct LoopbackServerMalformedRequestTests {
     static let cases: [(name: String, bytes: String, status: Int)] = [
         ("bare LF line endings", "GET / HTTP/1.1\nHost: x\n\n\r\n\r\n", 400),

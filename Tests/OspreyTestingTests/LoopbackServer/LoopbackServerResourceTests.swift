@@ -1,9 +1,10 @@
 import Foundation
+import OspreyTestSupport
 import Testing
 
 @testable import OspreyTesting
 
-@Suite("Loopback server: no leaked descriptors or threads", .serialized)
+@Suite("Loopback server: no leaked descriptors or threads", .onItsOwnThread, .serialized)
 struct LoopbackServerResourceTests {
     #if os(Linux)
         /// What a descriptor of this process refers to (`socket:[inode]`, `pipe:[inode]`), which

@@ -1,8 +1,9 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
-@Suite("Loopback server: lifecycle, routing, recording")
+@Suite("Loopback server: lifecycle, routing, recording", .onItsOwnThread)
 struct LoopbackServerTests {
     @Test("listens on 127.0.0.1 with an ephemeral port and reports its base URL")
     func baseURL() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Osprey
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
-@Suite("MultipartParameters: file parts streamed from disk")
+@Suite("MultipartParameters: file parts streamed from disk", .onItsOwnThread)
 struct MultipartFileTests {
     let folder: URL
     let source: URL
@@ -15,9 +16,8 @@ struct MultipartFileTests {
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         source = folder.appendingPathComponent("clip.mov")
-        var generator = SystemRandomNumberGenerator()
-        let words = (0..<(3 * 1024 * 1024 / 8 + 3)).map { _ in generator.next() }
-        content = words.withUnsafeBytes { Data($0) }.prefix(3 * 1024 * 1024 + 17)
+        // Bytes with no pattern a boundary could match, made without a system call per word.
+        content = patternedData(count: 3 * 1024 * 1024 + 17)
         try content.write(to: source)
     }
 

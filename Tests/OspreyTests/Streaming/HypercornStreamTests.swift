@@ -99,13 +99,13 @@
 
         /// An API on Hypercorn over plain HTTP/1.1, on the test transport.
         private static func plain(_ fixture: TLSFixture) async throws -> HypercornAPI {
-            let port = try await offPool { try fixture.startHypercorn(app: app, tls: false) }
+            let port = try await fixture.startHypercorn(app: app, tls: false)
             return HypercornAPI(baseURL: "http://127.0.0.1:\(port)", transport: TestTransport.make())
         }
 
         /// An API on Hypercorn over TLS, on CurlTransport trusting the fixture's authority.
         private static func secure(_ fixture: TLSFixture) async throws -> HypercornAPI {
-            let port = try await offPool { try fixture.startHypercorn(app: app, tls: true) }
+            let port = try await fixture.startHypercorn(app: app, tls: true)
             let transport = try #require(CurlTransport(trustedCertificates: fixture.authority))
             return HypercornAPI(baseURL: "https://localhost:\(port)", transport: transport)
         }
@@ -158,7 +158,7 @@
 
         @Test("over HTTP/1.1: events reconnect with Last-Event-ID, pieces come as sent, bodies stream")
         func http1() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
             let api = try await Self.plain(fixture)
             try await readEvents(from: api, version: "1.1")
@@ -168,7 +168,7 @@
 
         @Test("over HTTP/2 with TLS: the same, on one connection")
         func http2() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
             let api = try await Self.secure(fixture)
             try await readEvents(from: api, version: "2")

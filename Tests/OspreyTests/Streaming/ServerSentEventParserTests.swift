@@ -1,9 +1,10 @@
 import Foundation
+import OspreyTestSupport
 import Testing
 
 @testable import Osprey
 
-@Suite("Streaming: the event-stream parser (WHATWG HTML, server-sent events)")
+@Suite("Streaming: the event-stream parser (WHATWG HTML, server-sent events)", .onItsOwnThread)
 struct ServerSentEventParserTests {
     private func parse(_ text: String) -> [ServerSentEvent] {
         var parser = ServerSentEventParser()
@@ -112,7 +113,7 @@ struct LineSplitterTests {
     }
 }
 
-@Suite("Streaming: the event-stream parser's limits and carried state")
+@Suite("Streaming: the event-stream parser's limits and carried state", .onItsOwnThread)
 struct ServerSentEventParserLimitTests {
     @Test("data lines past the event limit stop the parser before they are kept")
     func eventLimit() {

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
     /// The test suites' way of starting programs (OspreyTesting's ChildProcess), which replaced
     /// Foundation's `Process` after it crashed a CI run.
-    @Suite("ChildProcess: programs the tests start")
+    @Suite("ChildProcess: programs the tests start", .onItsOwnThread)
     struct ChildProcessTests {
         @Test("run returns the exit status and standard output and error in the order written")
         func runCaptures() throws {

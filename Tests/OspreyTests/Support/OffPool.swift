@@ -1,10 +1,9 @@
 import Foundation
+import OspreyTesting
 
-/// Runs `body`, which blocks (a child process, a long replay), on a Dispatch thread: a test that
-/// blocks Swift's cooperative pool (two threads on a 2-core machine) stalls every other test of
-/// the run, and their timeouts fire.
+/// Runs `body`, which blocks (a child process, a long replay), on a thread of its own: a test
+/// that blocks Swift's cooperative pool (two threads on a 2-core machine) stalls every other
+/// test of the run, and their timeouts fire. See `Blocking`.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { done in
-        DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-    }
+    try await Blocking.run(body)
 }

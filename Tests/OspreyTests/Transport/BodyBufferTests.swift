@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import OspreyTestSupport
     import OspreyTesting
     import Testing
 
@@ -7,7 +8,7 @@
 
     /// Large response bodies live in blocks that are reused once released, so that a busy client
     /// does not fault fresh pages in for every body.
-    @Suite("Transport: response bodies in reusable blocks")
+    @Suite("Transport: response bodies in reusable blocks", .onItsOwnThread)
     struct BodyBufferTests {
         private func bytes(_ count: Int, seed: Int = 0) -> [UInt8] {
             (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }

@@ -39,9 +39,9 @@
         @Test(
             "https requests go over HTTP/2: 32 started at once share one connection, each answered correctly")
         func overTLS() async throws {
-            let fixture = try TLSFixture()
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try fixture.startHTTP2Server()
+            let port = try await fixture.startHTTP2Server()
             let api = try VersionAPI(baseURL: "https://localhost:\(port)", trusting: fixture.authority)
             // All at once, before any connection exists: they wait for the first one and share it.
             let promises = (0..<32).map { index -> Promise<Seen> in

@@ -45,9 +45,9 @@
 
         @Test("a pinned key lets the server in; a wrong one fails saying the pin did not match")
         func pinning() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
+            let port = try await fixture.startServer(certificate: "server.pem")
             let pin = try fixture.serverKeyPin()
             let wrong = Data(repeating: 7, count: 32).base64EncodedString()
             let pinned = try await fetch(
@@ -63,12 +63,11 @@
             "a server that asks for a client certificate gets the one configured, and refuses a client without"
         )
         func mutualTLS() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try await offPool {
-                try fixture.startServer(certificate: "server.pem", mode: .clientCertificateRequired)
-            }
-            let client = try await offPool { try fixture.makeClientCertificate() }
+            let port = try await fixture.startServer(
+                certificate: "server.pem", mode: .clientCertificateRequired)
+            let client = fixture.makeClientCertificate()
             let withCertificate = try await fetch(
                 fixture, port: port,
                 tls: TLSOptions(clientCertificate: client.certificate, clientKey: client.key))
@@ -79,11 +78,9 @@
 
         @Test("TLS 1.3 as the minimum refuses a server that stops at 1.2; the default accepts it")
         func minimumVersion() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try await offPool {
-                try fixture.startServer(certificate: "server.pem", mode: .tls12Only)
-            }
+            let port = try await fixture.startServer(certificate: "server.pem", mode: .tls12Only)
             let accepted = try await fetch(fixture, port: port, tls: TLSOptions())
             #expect(try accepted.get() == Echo(path: "/hello", authorization: nil))
             let refused = try await fetch(fixture, port: port, tls: TLSOptions(minimumVersion: .tls13))
@@ -92,9 +89,9 @@
 
         @Test("the transport's CA file alone can be trusted; with none, nothing is")
         func onlyOwnRoots() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
+            let port = try await fixture.startServer(certificate: "server.pem")
             let own = try await fetch(fixture, port: port, tls: TLSOptions(trustsSystemCertificates: false))
             #expect(try own.get() == Echo(path: "/hello", authorization: nil))
             let transport = try #require(CurlTransport(tls: TLSOptions(trustsSystemCertificates: false)))
@@ -110,9 +107,9 @@
 
         @Test("an exchange over TLS reports its handshake, before the first byte")
         func handshakeMetrics() async throws {
-            let fixture = try await offPool { try TLSFixture() }
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try await offPool { try fixture.startServer(certificate: "server.pem") }
+            let port = try await fixture.startServer(certificate: "server.pem")
             let transport = try #require(CurlTransport(trustedCertificates: fixture.authority))
             let api = SecureAPI(baseURL: "https://localhost:\(port)", transport: transport)
             let response: APIResponse<Echo> = try await api.request(route: api.get(endpoint: "/hello")).value

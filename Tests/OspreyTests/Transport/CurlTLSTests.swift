@@ -37,9 +37,9 @@
 
         @Test("a server whose CA is trusted through the option answers; without the option it is refused")
         func trustedThroughTheOption() async throws {
-            let fixture = try TLSFixture()
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try fixture.startServer(certificate: "server.pem")
+            let port = try await fixture.startServer(certificate: "server.pem")
             let trusted = try SecureAPI(baseURL: "https://localhost:\(port)", trusting: fixture.authority)
             let echo: Echo = try await trusted.request(route: trusted.get(endpoint: "/hello")).value
             #expect(echo == Echo(path: "/hello", authorization: nil))
@@ -49,10 +49,10 @@
 
         @Test("an expired certificate, or one for another host, fails as a transport error")
         func expiredOrWrongHost() async throws {
-            let fixture = try TLSFixture()
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let expired = try fixture.startServer(certificate: "expired.pem")
-            let valid = try fixture.startServer(certificate: "server.pem")
+            let expired = try await fixture.startServer(certificate: "expired.pem")
+            let valid = try await fixture.startServer(certificate: "server.pem")
             let expiredAPI = try SecureAPI(
                 baseURL: "https://localhost:\(expired)", trusting: fixture.authority)
             #expect(await transportFailure(expiredAPI) != nil)
@@ -66,9 +66,9 @@
             let plain = try LoopbackServer()
             defer { plain.stop() }
             plain.route("/echo") { .echo(of: $0) }
-            let fixture = try TLSFixture()
+            let fixture = try await TLSFixture.make()
             defer { fixture.stop() }
-            let port = try fixture.startServer(
+            let port = try await fixture.startServer(
                 certificate: "server.pem", redirect: plain.url("/echo").absoluteString)
             let api = try SecureAPI(baseURL: "https://localhost:\(port)", trusting: fixture.authority)
             let echo: Promise<Echo> = api.request(

@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import OspreyTestSupport
     import OspreyTesting
     import Testing
 
@@ -8,7 +9,7 @@
     /// The pins URLSessionTransport computes on Apple platforms (SHA-256 of a SubjectPublicKeyInfo
     /// rebuilt around the raw key the Security framework gives), checked here against openssl and
     /// Python's hashlib; and what URLSessionTransport does with TLS options it cannot apply.
-    @Suite("Transport: public-key pins and URLSessionTransport's TLS options")
+    @Suite("Transport: public-key pins and URLSessionTransport's TLS options", .onItsOwnThread)
     struct PublicKeyPinTests {
         private static func hex(_ bytes: [UInt8]) -> String {
             bytes.map { String(format: "%02x", $0) }.joined()

@@ -3,8 +3,12 @@
     import OspreyTesting
 
     /// Certificates made at test time with the `openssl` command line (a CA, a certificate for
-    /// `localhost` signed by it, and an expired one), and HTTPS servers run by python3's standard
-    /// library with them. Everything lives in a temporary folder, removed by ``stop()``.
+    /// `localhost` signed by it, an expired one, and a client certificate), and HTTPS servers run
+    /// by python3's standard library with them. Each fixture has a temporary folder of its own,
+    /// removed by ``stop()``.
+    ///
+    /// Everything here blocks (child processes, pipes), so it is `noasync`: async tests call
+    /// ``make()`` and the `async` overloads, which run it on a thread of their own.
     final class TLSFixture: @unchecked Sendable {
         // @unchecked: a test makes and uses its fixture from one task at a time.
         let folder: URL
@@ -12,13 +16,39 @@
 
         var authority: URL { folder.appendingPathComponent("ca.pem") }
 
+        /// Makes a fixture on a thread of its own.
+        static func make() async throws -> TLSFixture {
+            try await Blocking.run { try TLSFixture() }
+        }
+
+        @available(*, noasync, message: "runs openssl; use TLSFixture.make()")
         init() throws {
+            let material = try Self.material.get()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "osprey-tls-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: material, to: folder)
+            try Self.write(server: folder.appendingPathComponent("server.py"))
+        }
+
+        /// The keys and certificates, made once per process: RSA key generation takes a good part
+        /// of a second of CPU per key, and the suites make a dozen fixtures side by side.
+        private static let material: Result<URL, any Error> = Result {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "osprey-tls-material-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: TLSFixture.materialFolder) }
+            materialFolder = folder
+            try makeMaterial(in: folder)
+            return folder
+        }
+
+        /// Where ``material`` lives, for the exit handler to remove it.
+        nonisolated(unsafe) private static var materialFolder = URL(fileURLWithPath: "/nonexistent")
+
+        private static func makeMaterial(in folder: URL) throws {
+            let run = { (tool: String, arguments: [String]) in try Self.run(tool, arguments, in: folder) }
             try "subjectAltName=DNS:localhost\n".write(
                 to: folder.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
-            try Self.write(server: folder.appendingPathComponent("server.py"))
             try run(
                 "openssl",
                 [
@@ -42,19 +72,6 @@
                         "-out", name, "-days", days, "-extfile", "ext.cnf",
                     ])
             }
-        }
-
-        /// How a test server's TLS differs from the plain one.
-        enum ServerMode: String {
-            case plain
-            /// Asks for a client certificate signed by the fixture's CA, and refuses a client without one.
-            case clientCertificateRequired = "mtls"
-            /// Speaks TLS 1.2 at most.
-            case tls12Only = "tls12"
-        }
-
-        /// A client certificate and key signed by the fixture's CA (`client.pem`, `client.key`).
-        func makeClientCertificate() throws -> (certificate: URL, key: URL) {
             try run(
                 "openssl",
                 [
@@ -68,22 +85,43 @@
                     "-CAcreateserial",
                     "-out", "client.pem", "-days", "2",
                 ])
-            return (folder.appendingPathComponent("client.pem"), folder.appendingPathComponent("client.key"))
+            // The pin of `server.pem`'s key, made the way the documentation says.
+            try run("openssl", ["x509", "-in", "server.pem", "-pubkey", "-noout", "-out", "server.pub"])
+            try run(
+                "openssl", ["pkey", "-pubin", "-in", "server.pub", "-outform", "der", "-out", "server.der"])
+            try run("openssl", ["dgst", "-sha256", "-binary", "-out", "server.pin", "server.der"])
+        }
+
+        /// How a test server's TLS differs from the plain one.
+        enum ServerMode: String {
+            case plain
+            /// Asks for a client certificate signed by the fixture's CA, and refuses a client without one.
+            case clientCertificateRequired = "mtls"
+            /// Speaks TLS 1.2 at most.
+            case tls12Only = "tls12"
+        }
+
+        /// A client certificate and key signed by the fixture's CA (`client.pem`, `client.key`).
+        func makeClientCertificate() -> (certificate: URL, key: URL) {
+            (folder.appendingPathComponent("client.pem"), folder.appendingPathComponent("client.key"))
         }
 
         /// The pin of `server.pem`'s key: base64 of the SHA-256 of its SubjectPublicKeyInfo, made
         /// the way the documentation says (openssl), for comparison with what libcurl checks.
         func serverKeyPin() throws -> String {
-            try run("openssl", ["x509", "-in", "server.pem", "-pubkey", "-noout", "-out", "server.pub"])
-            try run(
-                "openssl", ["pkey", "-pubin", "-in", "server.pub", "-outform", "der", "-out", "server.der"])
-            try run("openssl", ["dgst", "-sha256", "-binary", "-out", "server.pin", "server.der"])
-            return try Data(contentsOf: folder.appendingPathComponent("server.pin")).base64EncodedString()
+            try Data(contentsOf: folder.appendingPathComponent("server.pin")).base64EncodedString()
         }
 
         /// Starts an HTTPS server on a free port with the certificate `name` (`server.pem` or
         /// `expired.pem`); `/redirect` answers 302 to `redirect`, anything else echoes the path
         /// and the Authorization header as JSON. Returns the port.
+        func startServer(
+            certificate name: String, redirect: String = "/", mode: ServerMode = .plain
+        ) async throws -> Int {
+            try await Blocking.run { try self.startServer(certificate: name, redirect: redirect, mode: mode) }
+        }
+
+        @available(*, noasync, message: "waits for python to start; use the async overload")
         func startServer(certificate name: String, redirect: String = "/", mode: ServerMode = .plain) throws
             -> Int
         {
@@ -107,6 +145,11 @@
         /// app that answers `{"version": …, "path": …, "client": …}`: the HTTP version the
         /// server saw, and the client's port (which tells connections apart).
         /// Returns the port.
+        func startHTTP2Server() async throws -> Int {
+            try await Blocking.run { try self.startHTTP2Server() }
+        }
+
+        @available(*, noasync, message: "waits for Hypercorn to start; use the async overload")
         func startHTTP2Server() throws -> Int {
             try startHypercorn(
                 app: """
@@ -127,6 +170,11 @@
         /// Starts Hypercorn with the ASGI application `app` (Python source defining `app`):
         /// over TLS with `server.pem` (ALPN offering `h2` and `http/1.1`), or over plain http,
         /// where it speaks HTTP/1.1. Returns the port.
+        func startHypercorn(app: String, tls: Bool) async throws -> Int {
+            try await Blocking.run { try self.startHypercorn(app: app, tls: tls) }
+        }
+
+        @available(*, noasync, message: "waits for Hypercorn to start; use the async overload")
         func startHypercorn(app: String, tls: Bool) throws -> Int {
             guard let hypercorn = Self.hypercorn else { throw CocoaError(.executableNotLoadable) }
             let module = "app\(servers.count)"
@@ -155,7 +203,7 @@
             try? FileManager.default.removeItem(at: folder)
         }
 
-        private func run(_ tool: String, _ arguments: [String]) throws {
+        private static func run(_ tool: String, _ arguments: [String], in folder: URL) throws {
             let (status, output) = try ChildProcess.run(
                 "/usr/bin/env", [tool] + arguments, directory: folder.path)
             guard status == 0 else {

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTestSupport
 import OspreyTesting
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     /// File bodies on URLSessionTransport on Linux: never a file task, whose disk reads
     /// FoundationNetworking pauses the transfer for, and whose completion after the task ended
     /// ends the process.
-    @Suite("Transport: URLSessionTransport's file bodies on Linux")
+    @Suite("Transport: URLSessionTransport's file bodies on Linux", .onItsOwnThread)
     struct URLSessionFileBodyTests {
         private func fileBody(
             size: Int, in folder: ScratchFolder, headers: HTTPHeaders = [:]

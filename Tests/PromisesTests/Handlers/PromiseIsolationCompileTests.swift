@@ -13,17 +13,8 @@ import Testing
             var output: String
         }
 
-        /// Runs `body`, which starts a process and waits for it, on a Dispatch thread: a test that
-        /// blocks Swift's cooperative pool (two threads on a 2-core machine) for a compiler's
-        /// seconds stalls every other test of the run, and their timeouts fire.
-        static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { done in
-                DispatchQueue.global().async { done.resume(with: Result { try body() }) }
-            }
-        }
-
         static func typecheck(_ source: String) async throws -> Compilation {
-            try await offPool { try typecheckBlocking(source) }
+            try await Blocking.run { try typecheckBlocking(source) }
         }
 
         static func typecheckBlocking(_ source: String) throws -> Compilation {

@@ -1,4 +1,5 @@
 import Foundation
+import OspreyTestSupport
 import Testing
 
 @testable import Osprey
@@ -14,7 +15,7 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
 }
 
-@Suite("Cookies: the jar's RFC 6265 rules")
+@Suite("Cookies: the jar's RFC 6265 rules", .onItsOwnThread)
 struct CookieJarTests {
     private let clock = TestClock()
     private var jar: CookieJar { CookieJar(now: { [clock] in clock.now }) }
