@@ -6,7 +6,8 @@
 # Installs the pinned packages into .build/httpbin-venv/ on first use, starts gunicorn on a free
 # port, exports HTTPBIN_URL (http://127.0.0.1:PORT) to the command, and always stops the server
 # by PID. It also exports OSPREY_HYPERCORN, the path of an HTTP/2 server (Hypercorn, from the
-# same requirements) that the HTTP/2 tests start themselves.
+# same requirements) that the HTTP/2 tests start themselves, and OSPREY_PYTHON, the venv's python
+# with the HAR checks' packages (jsonschema, haralyzer).
 # Exits with the command's status.
 set -euo pipefail
 
@@ -58,6 +59,7 @@ done
 
 export HTTPBIN_URL="http://127.0.0.1:$port"
 export OSPREY_HYPERCORN="$venv/bin/hypercorn"
+export OSPREY_PYTHON="$venv/bin/python"
 echo "with-httpbin: httpbin at $HTTPBIN_URL (pid $server_pid)" >&2
 set +e
 "$@"

@@ -53,6 +53,10 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     /// Why the API's ``HTTPCache`` did not store the attempt's response, when it had one to
     /// consider (`not stored: the response sets a cookie`); nil otherwise.
     public internal(set) var cacheNote: String?
+    /// The attempt's response body, when the response arrived and its body was kept in memory
+    /// (not for a stream or a download, whose body went elsewhere); for monitors that record
+    /// traffic, such as ``HARRecorder``.
+    public internal(set) var responseBody: Data?
 
     /// Creates an event.
     public init(

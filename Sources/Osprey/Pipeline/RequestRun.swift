@@ -428,6 +428,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             sensitiveHeaders: configuration.sensitiveHeaders, metrics: response?.metrics,
             cacheStatus: response?.cacheStatus)
         event.cacheNote = response?.cacheNote
+        if let response, !response.bodyWentToSink { event.responseBody = response.data }
         for monitor in monitors { monitor.receive(event) }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// The transport an API uses when it is given none: ``CurlTransport`` on Linux (faster, and
 /// it keeps the same contract), ``URLSessionTransport`` on Apple platforms and wherever libcurl
 /// cannot be loaded.
-enum DefaultTransport {
-    static func make() -> any HTTPTransport {
+package enum DefaultTransport {
+    package static func make() -> any HTTPTransport {
         #if canImport(CCurl)
             choose(curl: CurlTransport(), report: { _ = reportedFallback })
         #else

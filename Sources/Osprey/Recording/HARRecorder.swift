@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An ``EventMonitor`` that keeps the last exchanges an API made as a HAR archive, so that an
+/// app can export what happened when a user reports a problem, and a developer can open it in
+/// a browser's network panel, Charles, Proxyman or mitmproxy.
+///
+/// ```swift
+/// let recorder = HARRecorder(limit: 200)
+/// api.configuration.monitors.append(recorder)
+/// // … later, from a "Send diagnostics" button:
+/// try recorder.write(to: diagnostics.appendingPathComponent("network.har"))
+/// ```
+///
+/// Memory is bounded: the oldest exchanges go first once there are more than `limit` of them
+/// or their bodies hold more than `byteLimit` bytes. Every attempt with a response is kept
+/// (retries included), as is a failure without one (status 0, the error in its comment).
+/// Everything is redacted as it is recorded (``HARRedaction``; the API's declared sensitive
+/// headers too), and ``write(to:)`` refuses an archive in which a configured secret still appears.
+/// Bodies of streams and downloads are not kept: they went to the stream or the file.
+public final class HARRecorder: EventMonitor, @unchecked Sendable {
+    // @unchecked: `state` is the only mutable state and is locked.
+    private struct State {
+        var entries: [HAR.Entry] = []
+        var bytes = 0
+    }
+
+    /// The most exchanges kept.
+    public let limit: Int
+    /// The most body bytes kept, request and response bodies together.
+    public let byteLimit: Int
+    /// Whether bodies are kept (else only their sizes and types).
+    public let includesBodies: Bool
+    /// What is redacted as exchanges are recorded.
+    public let redaction: HARRedaction
+    private let state = NSLock()
+    private var held = State()
+
+    /// A recorder.
+    /// - Parameters:
+    ///   - limit: The most exchanges kept.
+    ///   - byteLimit: The most body bytes kept.
+    ///   - includesBodies: Whether bodies are kept.
+    ///   - redaction: What is redacted.
+    public init(
+        limit: Int = 100, byteLimit: Int = 8 << 20, includesBodies: Bool = true,
+        redaction: HARRedaction = HARRedaction()
+    ) {
+        self.limit = max(0, limit)
+        self.byteLimit = max(0, byteLimit)
+        self.includesBodies = includesBodies
+        self.redaction = redaction
+    }
+
+    /// Records the exchange an event ends (a success, a failure, a retry after a response).
+    public func receive(_ event: APIEvent) {
+        let error: APIError?
+        switch event.kind {
+        case .succeeded: error = nil
+        case .failed(let failure): error = failure
+        case .retrying(let failure, _): error = failure
+        case .started, .cancelled, .progress: return
+        }
+        record(entry(for: event, error: error))
+    }
+
+    /// The exchanges kept, oldest first, redacted.
+    public var archive: HAR {
+        state.withLock { HAR(entries: held.entries) }
+    }
+
+    /// Writes ``archive`` to `url` (pretty-printed HAR 1.2).
+    /// - Throws: ``HARRedaction/SecretFound`` when a configured secret appears (nothing is
+    ///   written), or the file system's error.
+    public func write(to url: URL) throws {
+        let archive = archive
+        try redaction.check(archive)
+        try archive.encoded().write(to: url, options: .atomic)
+    }
+
+    /// Forgets every exchange kept.
+    public func removeAll() {
+        state.withLock { held = State() }
+    }
+
+    private func entry(for event: APIEvent, error: APIError?) -> HAR.Entry {
+        let duration = event.metrics?.total ?? event.elapsed
+        let started = Date(timeIntervalSinceNow: -duration)
+        let requestBody = includesBodies ? event.request.httpBody : nil
+        var entry: HAR.Entry
+        if let response = event.response {
+            entry = HAR.Entry(
+                request: event.request, requestBody: requestBody, response: response,
+                responseBody: includesBodies ? event.responseBody : nil, started: started, duration: duration,
+                metrics: event.metrics)
+            if !includesBodies { entry.response.content.size = event.responseBody?.count ?? -1 }
+        } else {
+            entry = HAR.Entry(
+                startedDateTime: HAR.timestamp(started), time: duration * 1000,
+                request: HAR.Request(event.request, body: requestBody, httpVersion: "HTTP/1.1"),
+                response: HAR.Response(
+                    status: 0, statusText: "", content: HAR.Content(size: 0, mimeType: "")),
+                timings: HAR.Timings(send: 0, wait: duration * 1000, receive: 0))
+        }
+        if let error { entry.comment = "\(error)" }
+        var redaction = redaction
+        redaction.headers.formUnion(event.sensitiveHeaders)
+        return redaction.redact(entry)
+    }
+
+    private func record(_ entry: HAR.Entry) {
+        let size =
+            (entry.request.postData?.text?.utf8.count ?? 0) + (entry.response.content.text?.utf8.count ?? 0)
+        state.withLock {
+            held.entries.append(entry)
+            held.bytes += size
+            while !held.entries.isEmpty, held.entries.count > limit || held.bytes > byteLimit {
+                let oldest = held.entries.removeFirst()
+                held.bytes -=
+                    (oldest.request.postData?.text?.utf8.count ?? 0)
+                    + (oldest.response.content.text?.utf8.count ?? 0)
+            }
+        }
+    }
+}
