@@ -7,7 +7,8 @@
 # port, exports HTTPBIN_URL (http://127.0.0.1:PORT) to the command, and always stops the server
 # by PID. It also exports OSPREY_HYPERCORN, the path of an HTTP/2 server (Hypercorn, from the
 # same requirements) that the HTTP/2 tests start themselves, and OSPREY_PYTHON, the venv's python
-# with the HAR checks' packages (jsonschema, haralyzer).
+# with the HAR checks' packages (jsonschema, haralyzer), and OSPREY_MITMDUMP, mitmproxy's mitmdump
+# from a venv of its own (.build/mitmproxy-venv; its pins differ), whose HAR files the tests replay.
 # Exits with the command's status.
 set -euo pipefail
 
@@ -27,6 +28,15 @@ if [ ! -x "$venv/bin/gunicorn" ] || ! cmp -s "$requirements" "$stamp"; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$stamp"
+fi
+
+mitm_venv="${MITMPROXY_VENV:-$root/.build/mitmproxy-venv}"
+mitm_requirements="$root/Scripts/mitmproxy-requirements.txt"
+if [ ! -x "$mitm_venv/bin/mitmdump" ] || ! cmp -s "$mitm_requirements" "$mitm_venv/.requirements"; then
+    echo "with-httpbin: installing mitmproxy into $mitm_venv" >&2
+    python3 -m venv "$mitm_venv"
+    "$mitm_venv/bin/pip" install --quiet --disable-pip-version-check -r "$mitm_requirements"
+    cp "$mitm_requirements" "$mitm_venv/.requirements"
 fi
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
@@ -60,6 +70,7 @@ done
 export HTTPBIN_URL="http://127.0.0.1:$port"
 export OSPREY_HYPERCORN="$venv/bin/hypercorn"
 export OSPREY_PYTHON="$venv/bin/python"
+export OSPREY_MITMDUMP="$mitm_venv/bin/mitmdump"
 echo "with-httpbin: httpbin at $HTTPBIN_URL (pid $server_pid)" >&2
 set +e
 "$@"

@@ -62,6 +62,13 @@ if only == nil || only == "network" {
     }
 }
 
+if only == nil || only == "recording" {
+    print("\nRecording and replaying traffic (Cassette, HAR)")
+    for line in try RecordingWorkloads(scale: quick ? 20 : 1, measurement: measurement).run() {
+        print("  " + line)
+    }
+}
+
 if only == nil || only == "fairness" {
     print("\nFairness (a slow parser's neighbours on the same transport)")
     let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {

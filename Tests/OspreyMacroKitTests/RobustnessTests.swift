@@ -1,10 +1,9 @@
 import OspreyMacroKit
-import OspreyTestSupport
 import Testing
 
 /// Whatever the compiler hands over, expansion ends, never crashes, and answers with source or
 /// diagnostics whose ranges lie inside the declaration.
-@Suite("MacroExpander: malformed declarations", .onItsOwnThread)
+@Suite("MacroExpander: malformed declarations")
 struct RobustnessTests {
     static let seed = """
         /// A protocol.

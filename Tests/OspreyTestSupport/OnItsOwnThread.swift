@@ -4,10 +4,12 @@ import Testing
 /// Runs a test, or each test of a suite, on threads of its own instead of Swift's cooperative
 /// pool (two threads on a 2-core machine, shared by every async test of the run).
 ///
-/// For tests that block in a straight line by nature: raw socket reads with timeouts, child
-/// processes, long CPU-bound loops. On the pool, each of them held up every other test for as
-/// long as it ran, and timing-sensitive tests elsewhere failed under it. Code the test calls
-/// with `await` runs on the same threads unless it is isolated to an actor.
+/// For tests that wait in a straight line by nature: raw socket reads with timeouts, child
+/// processes, files forced to disk. On the pool, each of them held up every other test for as
+/// long as it waited, and timing-sensitive tests elsewhere failed under it. Not for CPU-bound
+/// tests: on threads of their own they run beside everything else and oversubscribe the cores
+/// (CONTRIBUTING, "Tests that block"). Code the test calls with `await` runs on the same
+/// threads unless it is isolated to an actor.
 package struct OnItsOwnThread: TestTrait, SuiteTrait, TestScoping {
     package var isRecursive: Bool { true }
 

@@ -31,6 +31,30 @@ extension HAR.Entry {
         }
     }
 
+    /// An entry for an exchange as a transport delivered it, read without making Foundation's
+    /// `HTTPURLResponse` when the transport gave parts (it is costly on Linux).
+    package init(
+        request: URLRequest, requestBody: Data?, response: TransportResponse, chunks: [Int]?,
+        responseBody: Data?,
+        started: Date, duration: TimeInterval
+    ) {
+        let metrics = response.metrics
+        let timings = metrics.map(HAR.Timings.init) ?? HAR.Timings(send: 0, wait: duration * 1000, receive: 0)
+        let version = metrics?.httpVersion ?? "HTTP/1.1"
+        let url = response.head.url
+        self.init(
+            startedDateTime: HAR.timestamp(started), time: timings.total,
+            request: HAR.Request(request, body: requestBody, httpVersion: version),
+            response: HAR.Response(
+                status: response.statusCode, headers: response.headers, url: url, body: responseBody,
+                chunks: chunks,
+                httpVersion: version),
+            timings: timings)
+        if let answered = url?.absoluteString, answered != self.request.url {
+            self.response.url = answered
+        }
+    }
+
     /// When the request started, read back from ``startedDateTime``.
     public var startDate: Date? { HAR.date(startedDateTime) }
 }
@@ -105,12 +129,18 @@ extension HAR.Request {
 extension HAR.Response {
     /// The archive's form of `response`.
     init(_ response: HTTPURLResponse, body: Data?, chunks: [Int]?, httpVersion: String) {
-        let headers = response.allHeaderFields.compactMap { name, value -> HAR.Field? in
-            guard let name = name as? String else { return nil }
-            return HAR.Field(name: name, value: "\(value)")
-        }
-        .sorted { $0.name.lowercased() < $1.name.lowercased() }
-        let mimeType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
+        self.init(
+            status: response.statusCode, headers: HTTPHeaders(response), url: response.url, body: body,
+            chunks: chunks, httpVersion: httpVersion)
+    }
+
+    /// The archive's form of a response's parts.
+    init(
+        status: Int, headers fields: HTTPHeaders, url: URL?, body: Data?, chunks: [Int]?, httpVersion: String
+    ) {
+        let headers = fields.map { HAR.Field(name: $0.name, value: $0.value) }
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
+        let mimeType = fields["Content-Type"] ?? ""
         let content: HAR.Content
         if let body {
             let (text, encoding) = HAR.text(of: body, mimeType: mimeType)
@@ -120,8 +150,8 @@ extension HAR.Response {
             content = HAR.Content(size: -1, mimeType: mimeType, text: nil, chunks: chunks)
         }
         self.init(
-            status: response.statusCode, httpVersion: httpVersion, headers: headers, content: content,
-            redirectURL: response.value(forHTTPHeaderField: "Location") ?? "", bodySize: body?.count ?? -1)
+            status: status, httpVersion: httpVersion, headers: headers, content: content,
+            redirectURL: fields["Location"] ?? "", bodySize: body?.count ?? -1)
     }
 }
 

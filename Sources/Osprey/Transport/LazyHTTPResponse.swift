@@ -70,6 +70,13 @@ enum HTTPResponseSource: Sendable {
         }
     }
 
+    var url: URL? {
+        switch self {
+        case .made(let response): response.url
+        case .parts(let parts): parts.url
+        }
+    }
+
     /// Whether an `HTTPURLResponse` exists yet (tests).
     var isMade: Bool {
         switch self {

@@ -14,17 +14,20 @@ extension Cassette {
         /// A test both requests must pass: the one sent, then the recorded one.
         public typealias Rule = @Sendable (_ request: HAR.Request, _ recorded: HAR.Request) -> Bool
 
+        /// The rules beyond the method and URL (all of them for a custom matching).
         let rules: [Rule]
+        /// Whether the method and URL are compared: requests are then looked up by them.
+        let comparesMethodAndURL: Bool
+
+        /// Whether nothing else is compared.
+        var hasOnlyMethodAndURL: Bool { comparesMethodAndURL && rules.isEmpty }
 
         /// The method and the URL, the query's order ignored: the default.
-        public static let methodAndURL = Matching(rules: [
-            { $0.method.uppercased() == $1.method.uppercased() },
-            { URLKey($0.url) == URLKey($1.url) },
-        ])
+        public static let methodAndURL = Matching(rules: [], comparesMethodAndURL: true)
 
         /// A rule of your own, alone.
         public static func custom(_ rule: @escaping Rule) -> Matching {
-            Matching(rules: [rule])
+            Matching(rules: [rule], comparesMethodAndURL: false)
         }
 
         /// This matching and the values of `names` too (a header missing on both sides matches).
@@ -45,12 +48,17 @@ extension Cassette {
 
         /// This matching and `rule` too.
         public func adding(_ rule: @escaping Rule) -> Matching {
-            Matching(rules: rules + [rule])
+            Matching(rules: rules + [rule], comparesMethodAndURL: comparesMethodAndURL)
         }
 
         /// Whether `request` matches `recorded` (both as redacted).
         public func matches(_ request: HAR.Request, _ recorded: HAR.Request) -> Bool {
-            rules.allSatisfy { $0(request, recorded) }
+            if comparesMethodAndURL {
+                guard request.method.uppercased() == recorded.method.uppercased(),
+                    URLKey(request.url) == URLKey(recorded.url)
+                else { return false }
+            }
+            return rules.allSatisfy { $0(request, recorded) }
         }
 
         private static func values(of name: String, in request: HAR.Request) -> [String] {
@@ -60,7 +68,7 @@ extension Cassette {
 }
 
 /// A URL with its query items sorted, for comparison.
-struct URLKey: Equatable {
+struct URLKey: Hashable {
     let base: String
     let query: [String]
 

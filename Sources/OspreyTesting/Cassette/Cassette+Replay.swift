@@ -10,37 +10,54 @@ extension Cassette {
     /// when it takes the body (a stream, a download), else whole; after the recorded time when
     /// asked, within the request's idle timeout.
     func replay(_ entry: HAR.Entry, to request: TransportRequest) -> Promise<TransportResponse> {
-        let (promise, resolver) = Promise<TransportResponse>.pending()
         let context = APIError.Context(request: request.urlRequest)
         let recorded = entry.response
         let url =
             recorded.url.flatMap(URL.init(string:)) ?? request.urlRequest.url ?? URL(
                 string: "http://cassette.invalid")!
-        var fields: [String: String] = [:]
+        var headers = HTTPHeaders()
         for header in recorded.headers where !Self.droppedOnReplay.contains(header.name.lowercased()) {
-            fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+            headers.add(name: header.name, value: header.value)
         }
-        guard let body = recorded.content.data ?? (recorded.content.text == nil ? Data() : nil),
+        guard let body = recorded.content.data ?? (recorded.content.text == nil ? Data() : nil) else {
+            return Promise(
+                error: APIError.transport(underlying: URLError(.cannotDecodeContentData), context: context))
+        }
+        var answered = request
+        answered.urlRequest.url = url
+        let delay = replaysTiming ? entry.time / 1000 : 0
+        if let idle = request.idleTimeout, delay > idle {
+            let (promise, resolver) = Promise<TransportResponse>.pending()
+            timers.asyncAfter(deadline: .now() + idle) {
+                resolver.reject(APIError.timedOut(context: context))
+            }
+            return promise
+        }
+        if request.downloadSink == nil, delay == 0 {
+            // The common case, answered at once: no queue, no Foundation response made.
+            if let limit = request.maximumResponseBytes, body.count > limit {
+                return Promise(error: APIError.responseTooLarge(limit: limit, context: context))
+            }
+            return Promise(
+                value: TransportResponse(
+                    url: url, statusCode: recorded.status, httpVersion: recorded.httpVersion,
+                    headers: headers,
+                    data: body, request: answered.urlRequest))
+        }
+        let (promise, resolver) = Promise<TransportResponse>.pending()
+        guard
             let response = HTTPURLResponse(
-                url: url, statusCode: recorded.status, httpVersion: recorded.httpVersion, headerFields: fields
-            )
+                url: url, statusCode: recorded.status, httpVersion: recorded.httpVersion,
+                headerFields: Dictionary(headers.map { ($0.name, $0.value) }) { "\($0), \($1)" })
         else {
             resolver.reject(
                 APIError.transport(underlying: URLError(.cannotDecodeContentData), context: context))
             return promise
         }
         let pieces = Self.pieces(of: body, sizes: recorded.content.chunks)
-        let delay = replaysTiming ? entry.time / 1000 : 0
-        if let idle = request.idleTimeout, delay > idle {
-            timers.asyncAfter(deadline: .now() + idle) {
-                resolver.reject(APIError.timedOut(context: context))
-            }
-            return promise
-        }
+        let redirected = answered
         timers.asyncAfter(deadline: .now() + delay) {
-            var answered = request
-            answered.urlRequest.url = url
-            Self.deliver(pieces, of: response, to: answered, resolver: resolver)
+            Self.deliver(pieces, of: response, to: redirected, resolver: resolver)
         }
         return promise
     }

@@ -24,7 +24,7 @@ import Osprey
 /// What is replayed: the status, the headers, the body (streamed bodies in the pieces they
 /// arrived in, to a stream or a download as the request asks), and with `replaysTiming` the
 /// recorded time before the response.
-public final class Cassette: CookieJarTransport, @unchecked Sendable {
+public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecked Sendable {
     // @unchecked: `state` is the only mutable state and is locked.
 
     /// When the cassette records and when it replays.
@@ -56,9 +56,23 @@ public final class Cassette: CookieJarTransport, @unchecked Sendable {
     }
 
     private struct State {
-        var entries: [HAR.Entry]
-        var used: Set<Int> = []
+        /// The entries read from the file, and those recorded and already turned into entries.
+        var recorded = RecordedIndex()
+        /// Exchanges recorded since: turned into entries (and redacted) only when they are read
+        /// or saved, so that recording costs a request almost nothing.
+        var fresh: [Exchange] = []
         var unsaved = false
+    }
+
+    /// A recorded exchange, as the transport delivered it.
+    private struct Exchange {
+        var request: URLRequest
+        var requestBody: Data?
+        var response: TransportResponse
+        var chunks: [Int]?
+        var responseBody: Data
+        var started: Date
+        var duration: TimeInterval
     }
 
     /// The HAR file.
@@ -102,8 +116,13 @@ public final class Cassette: CookieJarTransport, @unchecked Sendable {
         self.replaysTiming = replaysTiming
         self.savesEachRecording = savesEachRecording
         let exists = FileManager.default.fileExists(atPath: file.path)
-        let entries = exists && mode != .all ? try HAR(data: Data(contentsOf: file)).log.entries : []
-        state = Locked(State(entries: entries))
+        var recorded = RecordedIndex()
+        if exists && mode != .all {
+            for entry in try HAR(data: Data(contentsOf: file)).log.entries {
+                recorded.append(entry, redactedRequest: redaction.redact(entry.request), used: false)
+            }
+        }
+        state = Locked(State(recorded: recorded))
         switch mode {
         case .once:
             replays = exists
@@ -127,35 +146,47 @@ public final class Cassette: CookieJarTransport, @unchecked Sendable {
     public var cookies: CookieJar? { (transport as? any CookieJarTransport)?.cookies }
 
     /// The exchanges held: those read from the file, then those recorded.
-    public var entries: [HAR.Entry] { state.withLock { $0.entries } }
+    public var entries: [HAR.Entry] {
+        let (entries, fresh) = state.withLock { ($0.recorded.entries, $0.fresh) }
+        return entries + fresh.map(entry)
+    }
 
     /// Writes what was recorded (pretty-printed HAR, sorted keys), unless nothing was.
     /// - Throws: `HARRedaction.SecretFound` when a configured secret still appears (nothing
     ///   is written), or the file system's error.
     public func save() throws {
-        let (entries, unsaved) = state.withLock { ($0.entries, $0.unsaved) }
+        let (entries, fresh, unsaved) = state.withLock { ($0.recorded.entries, $0.fresh, $0.unsaved) }
         guard unsaved else { return }
-        let archive = HAR(entries: entries)
+        let made = fresh.map(entry)
+        let archive = HAR(entries: entries + made)
         try redaction.check(archive)
         try FileManager.default.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try archive.encoded().write(to: file, options: .atomic)
-        state.withLock { $0.unsaved = false }
+        state.withLock {
+            // What was recorded meanwhile stays fresh, and unsaved.
+            for entry in made { $0.recorded.append(entry, redactedRequest: entry.request, used: true) }
+            $0.fresh.removeFirst(made.count)
+            $0.unsaved = !$0.fresh.isEmpty
+        }
     }
 
     /// Answers `request` from the recording, or sends and records it; see `HTTPTransport`.
     public func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        // Only a replay compares: a cassette that records everything need not look (and the
+        // transport checks the request).
+        guard replays else { return record(request) }
         do {
             try request.validate()
         } catch {
             return Promise(error: error)
         }
         let sent = redaction.redact(HAR.Request(sending: request))
-        if replays, let entry = takeMatch(for: sent) {
+        if let entry = state.withLock({ $0.recorded.take(sent, matching: matching) }) {
             return replay(entry, to: request)
         }
-        guard records, let transport else {
-            let nearest = state.withLock { Self.nearest(to: sent, in: $0.entries) }
+        guard records else {
+            let nearest = state.withLock { $0.recorded.nearest(to: sent) }
             return Promise(
                 error: APIError.transport(
                     underlying: Unmatched(
@@ -164,59 +195,84 @@ public final class Cassette: CookieJarTransport, @unchecked Sendable {
                         file: file.path),
                     context: APIError.Context(request: request.urlRequest)))
         }
-        return record(request, through: transport)
+        return record(request)
     }
 
-    /// The first unused recorded entry that matches, marked used.
-    private func takeMatch(for sent: HAR.Request) -> HAR.Entry? {
-        state.withLock { state in
-            for (index, entry) in state.entries.enumerated() where !state.used.contains(index) {
-                if matching.matches(sent, redaction.redact(entry.request)) {
-                    state.used.insert(index)
-                    return entry
-                }
-            }
-            return nil
+    /// Sends `request` through the transport and keeps what came back, before the caller sees it.
+    private func record(_ request: TransportRequest) -> Promise<TransportResponse> {
+        guard let transport else {
+            return Promise(
+                error: APIError.invalidRequest(reason: "the cassette has no transport to record with"))
         }
-    }
-
-    /// The recorded request most like `sent`: the same method and path first, then the same path.
-    private static func nearest(to sent: HAR.Request, in entries: [HAR.Entry]) -> HAR.Request? {
-        let sentKey = URLKey(sent.url)
-        return entries.map(\.request).max { score($0) < score($1) }
-        func score(_ recorded: HAR.Request) -> Int {
-            let key = URLKey(recorded.url)
-            return (recorded.method == sent.method ? 4 : 0) + (key.base == sentKey.base ? 8 : 0)
-                + Set(key.query).intersection(sentKey.query).count
-        }
-    }
-
-    /// Sends `request` through the transport and keeps what came back.
-    private func record(_ request: TransportRequest, through transport: any HTTPTransport) -> Promise<
-        TransportResponse
-    > {
         var forwarded = request
         let sink = request.downloadSink.map(RecordingSink.init)
         forwarded.downloadSink = sink
         let started = Date()
         let requestBody = HAR.Request.body(of: request)
-        return transport.send(forwarded).then { [self] response -> TransportResponse in
-            let body = response.bodyWentToSink ? sink?.received ?? Data() : response.data
-            // Filed under the request as it was sent, so that sending it again matches; the URL
-            // that answered after redirects is kept in the response.
-            var entry = HAR.Entry(
-                request: request.urlRequest, requestBody: requestBody, response: response.response,
-                responseBody: body, chunks: response.bodyWentToSink ? sink?.chunks : nil, started: started,
-                duration: Date().timeIntervalSince(started), metrics: response.metrics)
-            entry = redaction.redact(entry)
-            state.withLock {
-                $0.entries.append(entry)
-                $0.used.insert($0.entries.count - 1)
-                $0.unsaved = true
+        let (promise, resolver) = Promise<TransportResponse>.pending()
+        let sent = transport.send(forwarded)
+        resolver.onCancel { sent.cancel() }
+        // Where the transport settles when it settles on a queue of its own (keeping what came
+        // back is small work); else on the cassette's queue, which the pipeline counts on.
+        let settlesInline = transport is any SettlesOnItsOwnQueue
+        sent.whenSettled { [self, timers] result in
+            guard settlesInline else {
+                timers.async {
+                    self.settle(
+                        resolver, with: result, of: request, body: requestBody, sink: sink, started: started)
+                }
+                return
             }
-            if savesEachRecording { try save() }
-            return response
+            settle(resolver, with: result, of: request, body: requestBody, sink: sink, started: started)
         }
+        return promise
+    }
+
+    private func settle(
+        _ resolver: Resolver<TransportResponse>, with result: Result<TransportResponse, any Error>,
+        of request: TransportRequest, body requestBody: Data?, sink: RecordingSink?, started: Date
+    ) {
+        do {
+            switch result {
+            case .success(let response):
+                try keep(response, of: request, body: requestBody, sink: sink, started: started)
+                resolver.fulfill(response)
+            case .failure(let error) where error is CancellationError:
+                resolver.cancel()
+            case .failure(let error):
+                resolver.reject(error)
+            }
+        } catch {
+            resolver.reject(error)
+        }
+    }
+
+    private func keep(
+        _ response: TransportResponse, of request: TransportRequest, body: Data?, sink: RecordingSink?,
+        started: Date
+    ) throws {
+        let exchange = Exchange(
+            request: request.urlRequest, requestBody: body, response: response,
+            chunks: response.bodyWentToSink ? sink?.chunks : nil,
+            responseBody: response.bodyWentToSink ? sink?.received ?? Data() : response.data,
+            started: started,
+            duration: Date().timeIntervalSince(started))
+        state.withLock {
+            $0.fresh.append(exchange)
+            $0.unsaved = true
+        }
+        if savesEachRecording { try save() }
+    }
+
+    /// The entry of a recorded exchange, redacted. Filed under the request as it was sent, so
+    /// that sending it again matches; the URL that answered after redirects is kept in the
+    /// response.
+    private func entry(_ exchange: Exchange) -> HAR.Entry {
+        redaction.redact(
+            HAR.Entry(
+                request: exchange.request, requestBody: exchange.requestBody, response: exchange.response,
+                chunks: exchange.chunks, responseBody: exchange.responseBody, started: exchange.started,
+                duration: exchange.duration))
     }
 }
 

@@ -3,8 +3,7 @@ import Foundation
 /// A task executor whose threads belong to it alone, as many as the work it is given needs: a
 /// job arriving while every thread is busy (or blocked) starts a new thread rather than wait.
 ///
-/// Tests that block in a straight line (raw sockets, child processes, CPU-bound loops) run on
-/// one of these (see the `.onItsOwnThread` trait of the test targets' support module), so they
+/// Tests that wait in a straight line (raw sockets, child processes) run on one of these (see the `.onItsOwnThread` trait of the test targets' support module), so they
 /// can block as they like without stalling the cooperative pool every other test shares. A job
 /// never waits for another to finish, so a test whose child tasks wait on each other cannot
 /// deadlock here.

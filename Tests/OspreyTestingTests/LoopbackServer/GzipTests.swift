@@ -1,5 +1,4 @@
 import Foundation
-import OspreyTestSupport
 import Testing
 
 @testable import OspreyTesting
@@ -8,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Gzip: streams any inflater decodes", .onItsOwnThread)
+@Suite("Gzip: streams any inflater decodes")
 struct GzipTests {
     @Test("CRC-32 matches the standard check value, and zeros take the fast path exactly")
     func crc() {

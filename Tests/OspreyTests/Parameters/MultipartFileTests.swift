@@ -1,10 +1,9 @@
 import Foundation
 import Osprey
-import OspreyTestSupport
 import OspreyTesting
 import Testing
 
-@Suite("MultipartParameters: file parts streamed from disk", .onItsOwnThread)
+@Suite("MultipartParameters: file parts streamed from disk")
 struct MultipartFileTests {
     let folder: URL
     let source: URL

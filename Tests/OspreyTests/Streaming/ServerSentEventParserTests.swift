@@ -1,10 +1,9 @@
 import Foundation
-import OspreyTestSupport
 import Testing
 
 @testable import Osprey
 
-@Suite("Streaming: the event-stream parser (WHATWG HTML, server-sent events)", .onItsOwnThread)
+@Suite("Streaming: the event-stream parser (WHATWG HTML, server-sent events)")
 struct ServerSentEventParserTests {
     private func parse(_ text: String) -> [ServerSentEvent] {
         var parser = ServerSentEventParser()
@@ -113,7 +112,7 @@ struct LineSplitterTests {
     }
 }
 
-@Suite("Streaming: the event-stream parser's limits and carried state", .onItsOwnThread)
+@Suite("Streaming: the event-stream parser's limits and carried state")
 struct ServerSentEventParserLimitTests {
     @Test("data lines past the event limit stop the parser before they are kept")
     func eventLimit() {

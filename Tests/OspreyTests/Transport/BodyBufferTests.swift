@@ -1,6 +1,5 @@
 #if os(Linux)
     import Foundation
-    import OspreyTestSupport
     import OspreyTesting
     import Testing
 
@@ -8,7 +7,7 @@
 
     /// Large response bodies live in blocks that are reused once released, so that a busy client
     /// does not fault fresh pages in for every body.
-    @Suite("Transport: response bodies in reusable blocks", .onItsOwnThread)
+    @Suite("Transport: response bodies in reusable blocks")
     struct BodyBufferTests {
         private func bytes(_ count: Int, seed: Int = 0) -> [UInt8] {
             (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }

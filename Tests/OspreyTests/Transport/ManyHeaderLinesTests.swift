@@ -1,5 +1,4 @@
 import Foundation
-import OspreyTestSupport
 import OspreyTesting
 import Testing
 
@@ -7,7 +6,7 @@ import Testing
 
 /// A response head of many lines costs work in proportion to its size, in every stage that
 /// reads it (the transport's reader, the cookie jar, metrics, the pipeline's headers).
-@Suite("Transport: a head of ten thousand lines", .onItsOwnThread)
+@Suite("Transport: a head of ten thousand lines")
 struct ManyHeaderLinesTests {
     @Test("10,000 header lines (about 130 KB of head) arrive whole, on the test transport")
     func tenThousandLines() async throws {
@@ -33,7 +32,7 @@ struct ManyHeaderLinesTests {
     }
 }
 
-@Suite("Routing: HTTPHeaders stays linear in its fields", .onItsOwnThread)
+@Suite("Routing: HTTPHeaders stays linear in its fields")
 struct HTTPHeadersScaleTests {
     @Test("a dictionary, a merge and the dictionary initialiser keep every field and join repeats")
     func largeHeaders() {

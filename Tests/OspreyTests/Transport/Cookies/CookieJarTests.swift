@@ -1,5 +1,4 @@
 import Foundation
-import OspreyTestSupport
 import Testing
 
 @testable import Osprey
@@ -15,7 +14,7 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { time.withLock { $0 += seconds } }
 }
 
-@Suite("Cookies: the jar's RFC 6265 rules", .onItsOwnThread)
+@Suite("Cookies: the jar's RFC 6265 rules")
 struct CookieJarTests {
     private let clock = TestClock()
     private var jar: CookieJar { CookieJar(now: { [clock] in clock.now }) }
