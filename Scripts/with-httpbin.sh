@@ -21,23 +21,21 @@ if [ $# -eq 0 ]; then
     exit 2
 fi
 
-# Reinstall when the pinned requirements change.
-stamp="$venv/.requirements"
-if [ ! -x "$venv/bin/gunicorn" ] || ! cmp -s "$requirements" "$stamp"; then
-    echo "with-httpbin: installing httpbin into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$stamp"
-fi
+# install VENV REQUIREMENTS PROGRAM NAME: makes the venv, or remakes it when the pinned
+# requirements changed (the copy in VENV/.requirements is what it was made from).
+install() {
+    local target="$1" pins="$2" program="$3" name="$4"
+    if [ ! -x "$target/bin/$program" ] || ! cmp -s "$pins" "$target/.requirements"; then
+        echo "with-httpbin: installing $name into $target" >&2
+        python3 -m venv "$target"
+        "$target/bin/pip" install --quiet --disable-pip-version-check -r "$pins"
+        cp "$pins" "$target/.requirements"
+    fi
+}
 
+install "$venv" "$requirements" gunicorn httpbin
 mitm_venv="${MITMPROXY_VENV:-$root/.build/mitmproxy-venv}"
-mitm_requirements="$root/Scripts/mitmproxy-requirements.txt"
-if [ ! -x "$mitm_venv/bin/mitmdump" ] || ! cmp -s "$mitm_requirements" "$mitm_venv/.requirements"; then
-    echo "with-httpbin: installing mitmproxy into $mitm_venv" >&2
-    python3 -m venv "$mitm_venv"
-    "$mitm_venv/bin/pip" install --quiet --disable-pip-version-check -r "$mitm_requirements"
-    cp "$mitm_requirements" "$mitm_venv/.requirements"
-fi
+install "$mitm_venv" "$root/Scripts/mitmproxy-requirements.txt" mitmdump mitmproxy
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 log="$(mktemp -t httpbin.XXXXXX.log)"

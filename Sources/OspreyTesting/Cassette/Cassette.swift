@@ -89,6 +89,9 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     public let savesEachRecording: Bool
 
     private let transport: (any HTTPTransport)?
+    /// Whether the transport settles on a queue of its own (looked up once: a dynamic cast per
+    /// request showed in the recording's cost).
+    private let transportSettlesInline: Bool
     private let replays: Bool
     private let records: Bool
     private let state: Locked<State>
@@ -137,13 +140,17 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
             replays = false
             records = true
         }
-        self.transport = records ? transport ?? DefaultTransport.make() : transport
+        let transport = records ? transport ?? DefaultTransport.make() : transport
+        self.transport = transport
+        transportSettlesInline = transport is any SettlesOnItsOwnQueue
+        jar = (transport as? any CookieJarTransport)?.cookies
     }
 
     /// The wrapped transport's jar, so that an `HTTPCache` above decides on the requests as
     /// recorded (replayed requests send no jar cookies, and replayed `Set-Cookie` values are
     /// redacted, so the jar does not learn them).
-    public var cookies: CookieJar? { (transport as? any CookieJarTransport)?.cookies }
+    public var cookies: CookieJar? { jar }
+    private let jar: CookieJar?
 
     /// The exchanges held: those read from the file, then those recorded.
     public var entries: [HAR.Entry] {
@@ -214,7 +221,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         resolver.onCancel { sent.cancel() }
         // Where the transport settles when it settles on a queue of its own (keeping what came
         // back is small work); else on the cassette's queue, which the pipeline counts on.
-        let settlesInline = transport is any SettlesOnItsOwnQueue
+        let settlesInline = transportSettlesInline
         sent.whenSettled { [self, timers] result in
             guard settlesInline else {
                 timers.async {

@@ -243,10 +243,17 @@ struct BearerAuthenticatorTests {
     func lateUnauthorized() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("GET", "/items/:id") { request in
+        server.route("GET", "/items/:id") { [weak server] request in
             // The second request's 401 comes 2 s late: its token's refresh has failed by then.
-            request.pathParameters["id"] == "2"
-                ? .json("{}", status: 401).delayingHead(by: 2) : .json("{}", status: 401)
+            guard request.pathParameters["id"] == "1" else {
+                return .json("{}", status: 401).delayingHead(by: 2)
+            }
+            // The first 401 waits until the second request has arrived, so that both were sent
+            // with the token before its refresh failed. (A request adapted after the failure may
+            // start a refresh of its own, by design: on a loaded machine the second request was
+            // once adapted that late, and the test saw two refreshes.)
+            _ = server?.waitForRequests(count: 2, timeout: 30) as Bool?
+            return .json("{}", status: 401)
         }
         let refreshes = Locked(0)
         let authenticator = BearerAuthenticator(token: "stale") { _ in
