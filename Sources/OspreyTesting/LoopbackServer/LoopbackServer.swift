@@ -71,7 +71,7 @@ public final class LoopbackServer: Sendable {
     /// Starts listening on 127.0.0.1 and an ephemeral port.
     /// - Throws: a socket error if the port cannot be opened.
     public init(configuration: Configuration = Configuration()) throws {
-        let listener = try Socket.listenOnLoopback()
+        let listener = try RetiredPorts.listenOnFreshPort()
         let wake: (read: Int32, write: Int32)
         do {
             wake = try Socket.makeWakePipe()
@@ -238,7 +238,11 @@ public final class LoopbackServer: Sendable {
 
     /// Stops accepting, ends every connection (interrupting delays and endless bodies), waits for
     /// the server's threads to finish and closes its descriptors. Calling it again does nothing.
+    ///
+    /// No later server of this process listens on the port again, so a client that calls it
+    /// afterwards is refused rather than answered by another test's server.
     public func stop() {
+        if unixSocketPath == nil { RetiredPorts.retire(port) }
         core.stop()
         if let unixSocketPath { unlink(unixSocketPath) }
     }
