@@ -57,6 +57,10 @@ public struct APIEvent: Sendable, CustomStringConvertible {
     /// (not for a stream or a download, whose body went elsewhere); for monitors that record
     /// traffic, such as ``HARRecorder``.
     public internal(set) var responseBody: Data?
+    /// The redirects followed before the attempt's response, oldest first: each hop's head with
+    /// the request that got it (see ``TransportResponse/redirects``); for monitors that record
+    /// traffic.
+    public internal(set) var redirects: [TransportResponse] = []
 
     /// Creates an event.
     public init(

@@ -429,6 +429,7 @@ final class RequestRun<Value: Sendable>: Sendable {
             cacheStatus: response?.cacheStatus)
         event.cacheNote = response?.cacheNote
         if let response, !response.bodyWentToSink { event.responseBody = response.data }
+        if let response { event.redirects = response.redirects }
         for monitor in monitors { monitor.receive(event) }
     }
 

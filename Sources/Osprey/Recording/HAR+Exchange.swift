@@ -57,6 +57,21 @@ extension HAR.Entry {
 
     /// When the request started, read back from ``startedDateTime``.
     public var startDate: Date? { HAR.date(startedDateTime) }
+
+    /// The entries of the redirects followed before a response (``TransportResponse/redirects``),
+    /// oldest first: each hop's request and its head, with no body and no time of its own. The
+    /// first hop is `request`; a later hop carries `requestBody` only if it kept the method
+    /// (a `307` or `308`), as the transport sent it.
+    package static func redirectEntries(
+        _ redirects: [TransportResponse], request: URLRequest, requestBody: Data?, started: Date
+    ) -> [HAR.Entry] {
+        redirects.enumerated().map { index, hop in
+            let sent = index == 0 ? request : hop.request
+            return HAR.Entry(
+                request: sent, requestBody: sent.httpMethod == request.httpMethod ? requestBody : nil,
+                response: hop, chunks: nil, responseBody: Data(), started: started, duration: 0)
+        }
+    }
 }
 
 extension HAR {
@@ -115,7 +130,7 @@ extension HAR.Request {
             return HAR.PostData(
                 mimeType: mimeType, text: text, encoding: encoding,
                 params: mimeType.lowercased().hasPrefix("application/x-www-form-urlencoded")
-                    ? HAR.formFields(text) : nil)
+                    ? HAR.formFields(text) : HAR.Multipart(body, mimeType: mimeType)?.params)
         }
         var withoutFragment = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
         withoutFragment?.fragment = nil

@@ -64,7 +64,7 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
         case .retrying(let failure, _): error = failure
         case .started, .cancelled, .progress: return
         }
-        record(entry(for: event, error: error))
+        record(entries(for: event, error: error))
     }
 
     /// The exchanges kept, oldest first, redacted.
@@ -86,14 +86,21 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
         state.withLock { held = State() }
     }
 
-    private func entry(for event: APIEvent, error: APIError?) -> HAR.Entry {
+    /// The entries of an attempt: one per redirect followed, then its response (or its failure).
+    private func entries(for event: APIEvent, error: APIError?) -> [HAR.Entry] {
         let duration = event.metrics?.total ?? event.elapsed
         let started = Date(timeIntervalSinceNow: -duration)
         let requestBody = includesBodies ? event.request.httpBody : nil
+        var redaction = redaction
+        redaction.headers.formUnion(event.sensitiveHeaders)
+        let hops = HAR.Entry.redirectEntries(
+            event.redirects, request: event.request, requestBody: requestBody, started: started)
+        let last = Self.finalRequest(of: event)
         var entry: HAR.Entry
         if let response = event.response {
             entry = HAR.Entry(
-                request: event.request, requestBody: requestBody, response: response,
+                request: last, requestBody: last.httpMethod == event.request.httpMethod ? requestBody : nil,
+                response: response,
                 responseBody: includesBodies ? event.responseBody : nil, started: started, duration: duration,
                 metrics: event.metrics)
             if !includesBodies { entry.response.content.size = event.responseBody?.count ?? -1 }
@@ -106,16 +113,28 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
                 timings: HAR.Timings(send: 0, wait: duration * 1000, receive: 0))
         }
         if let error { entry.comment = "\(error)" }
-        var redaction = redaction
-        redaction.headers.formUnion(event.sensitiveHeaders)
-        return redaction.redact(entry)
+        return (hops + [entry]).map { redaction.redact($0) }
     }
 
-    private func record(_ entry: HAR.Entry) {
-        let size =
-            (entry.request.postData?.text?.utf8.count ?? 0) + (entry.response.content.text?.utf8.count ?? 0)
+    /// The request that got the attempt's response: the attempt's own, or the one its last
+    /// redirect led to, made again by the rules the transport followed.
+    private static func finalRequest(of event: APIEvent) -> URLRequest {
+        guard let last = event.redirects.last else { return event.request }
+        switch RedirectRules.decide(
+            after: last.response, to: last.request, original: event.request,
+            sensitiveHeaders: event.sensitiveHeaders)
+        {
+        case .follow(let next, _): return next
+        case .deliver, .refuse: return last.request
+        }
+    }
+
+    private func record(_ entries: [HAR.Entry]) {
+        let size = entries.reduce(0) {
+            $0 + ($1.request.postData?.text?.utf8.count ?? 0) + ($1.response.content.text?.utf8.count ?? 0)
+        }
         state.withLock {
-            held.entries.append(entry)
+            held.entries.append(contentsOf: entries)
             held.bytes += size
             while !held.entries.isEmpty, held.entries.count > limit || held.bytes > byteLimit {
                 let oldest = held.entries.removeFirst()

@@ -82,7 +82,9 @@ public struct HARRedaction: Sendable {
         request.queryString = request.queryString.map {
             isRedacted(query: $0.name) ? HAR.Field(name: $0.name, value: placeholder) : $0
         }
-        if var postData = request.postData, postData.encoding == nil, let text = postData.text {
+        if let postData = request.postData, let redacted = redactMultipart(postData) {
+            request.postData = redacted
+        } else if var postData = request.postData, postData.encoding == nil, let text = postData.text {
             if HAR.isJSON(postData.mimeType) { postData.text = redactJSON(text) }
             if let params = postData.params {
                 postData.params = params.map {
@@ -97,6 +99,28 @@ public struct HARRedaction: Sendable {
             request.postData = postData
         }
         return request
+    }
+
+    /// A multipart body with the redacted fields' values replaced inside the body too (not only
+    /// in its `params`), written again with its boundary; nil when the body is not multipart.
+    private func redactMultipart(_ postData: HAR.PostData) -> HAR.PostData? {
+        guard let text = postData.text, HAR.Multipart.boundary(of: postData.mimeType) != nil else {
+            return nil
+        }
+        let bytes = postData.encoding == "base64" ? Data(base64Encoded: text) : Data(text.utf8)
+        guard let bytes, var multipart = HAR.Multipart(bytes, mimeType: postData.mimeType) else { return nil }
+        var postData = postData
+        var changed = false
+        for index in multipart.parts.indices where isRedacted(query: multipart.parts[index].name) {
+            multipart.parts[index].content = Data(placeholder.utf8)
+            changed = true
+        }
+        postData.params = multipart.params
+        guard changed else { return postData }
+        let body = multipart.body
+        postData.text =
+            postData.encoding == "base64" ? body.base64EncodedString() : String(decoding: body, as: UTF8.self)
+        return postData
     }
 
     /// Refuses `archive` when one of ``secrets`` appears anywhere in its JSON, base64 bodies

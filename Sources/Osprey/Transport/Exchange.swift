@@ -22,6 +22,8 @@ final class Exchange: Sendable {
         var bodyLength: Int64?
         var data = Data()
         var redirects = 0
+        /// The heads of the redirects followed, for the response's ``TransportResponse/redirects``.
+        var hops: [TransportResponse] = []
         var lastActivity = DispatchTime.now()
         /// The current task's bytes sent and received when the idle timer last looked.
         var movedBytes: Int64 = 0
@@ -396,6 +398,7 @@ final class Exchange: Sendable {
                 return fail { .redirectRefused(reason: "more than \(limit) redirects", context: $0) }
             }
             state.withLock { state in
+                state.hops.append(TransportResponse(hop: .made(response), request: state.request))
                 state.request = next
                 state.redirects += 1
             }
@@ -432,6 +435,7 @@ final class Exchange: Sendable {
                 response: response, data: snapshot.data, request: snapshot.request,
                 bodyWentToSink: snapshot.sinking)
             delivered.metrics = metrics(of: snapshot)
+            delivered.redirects = snapshot.hops
             resolver.fulfill(delivered)
         }
     }

@@ -105,6 +105,10 @@ public struct TransportResponse: Sendable {
     /// Why the API's ``HTTPCache`` did not store this response (`not stored: the response sets a
     /// cookie`), when it could have; for logs.
     var cacheNote: String?
+    /// The redirects the transport followed before this response, oldest first: each hop's
+    /// response (its head; the body is not kept) with the request that got it. Empty when none
+    /// was followed. Recorders such as `HARRecorder` and `Cassette` keep each hop as an entry.
+    public var redirects: [TransportResponse] = []
 
     /// Creates a final response, for transports of your own.
     public init(response: HTTPURLResponse, data: Data, request: URLRequest, bodyWentToSink: Bool = false) {
@@ -139,11 +143,20 @@ public struct TransportResponse: Sendable {
 }
 
 extension TransportResponse {
-    /// The response with the transport's measurements.
-    func measured(_ metrics: RequestMetrics?) -> TransportResponse {
+    /// The response with the transport's measurements and the redirects followed before it.
+    func measured(_ metrics: RequestMetrics?, after redirects: [TransportResponse]) -> TransportResponse {
         var measured = self
         measured.metrics = metrics
+        measured.redirects = redirects
         return measured
+    }
+
+    /// The head of a redirect that was followed, as kept in ``redirects``.
+    init(hop head: HTTPResponseSource, request: URLRequest) {
+        self.head = head
+        data = Data()
+        self.request = request
+        bodyWentToSink = false
     }
 }
 

@@ -5,11 +5,11 @@ import Foundation
 #endif
 
 /// The next request of a redirect chain (RFC 9110 §15.4), or why there is none.
-enum RedirectRules {
+package enum RedirectRules {
     /// The statuses whose `Location` is followed.
-    static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    package static let followedStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    enum Decision {
+    package enum Decision {
         /// Follow with this request; `leftOrigin` is true when the origin changed.
         case follow(URLRequest, leftOrigin: Bool)
         /// Not a redirect to follow: deliver the response as it is.
@@ -18,7 +18,7 @@ enum RedirectRules {
         case refuse(String)
     }
 
-    static func decide(
+    package static func decide(
         after response: HTTPURLResponse,
         to request: URLRequest,
         original: URLRequest,

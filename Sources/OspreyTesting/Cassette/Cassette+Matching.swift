@@ -41,7 +41,8 @@ extension Cassette {
         }
 
         /// This matching and the body too: JSON compared as JSON (key order and spacing
-        /// ignored), forms field by field, anything else byte for byte.
+        /// ignored), forms field by field, multipart part by part (the boundary ignored),
+        /// anything else byte for byte.
         public var body: Matching {
             adding { request, recorded in BodyKey(request.postData) == BodyKey(recorded.postData) }
         }
@@ -99,6 +100,7 @@ struct BodyKey: Equatable {
         case none
         case json(JSONShape)
         case fields([String])
+        case parts([[Data]])
         case bytes(Data)
     }
 
@@ -119,6 +121,15 @@ struct BodyKey: Equatable {
             form = .json(value)
         } else if postData.mimeType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             form = .fields(text.split(separator: "&").map(String.init).sorted())
+        } else if let multipart = HAR.Multipart(bytes, mimeType: postData.mimeType) {
+            // Two uploads of the same parts differ in their random boundary only.
+            form = .parts(
+                multipart.parts.map {
+                    [
+                        Data($0.name.utf8), Data(($0.fileName ?? "").utf8), Data(($0.contentType ?? "").utf8),
+                        $0.content,
+                    ]
+                })
         } else {
             form = .bytes(bytes)
         }

@@ -11,6 +11,7 @@ extension Cassette {
     /// asked, within the request's idle timeout.
     func replay(_ entry: HAR.Entry, to request: TransportRequest) -> Promise<TransportResponse> {
         let context = APIError.Context(request: request.urlRequest)
+        let entry = Self.ranged(entry, for: request.urlRequest)
         let recorded = entry.response
         let url =
             recorded.url.flatMap(URL.init(string:)) ?? request.urlRequest.url ?? URL(

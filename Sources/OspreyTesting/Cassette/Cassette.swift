@@ -93,8 +93,9 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     /// request showed in the recording's cost).
     private let transportSettlesInline: Bool
     private let replays: Bool
-    private let records: Bool
+    let records: Bool
     private let state: Locked<State>
+    private let saving = NSLock()
     let timers = DispatchQueue(label: "osprey.cassette.timers")
 
     /// A cassette on `file`.
@@ -155,16 +156,21 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     /// The exchanges held: those read from the file, then those recorded.
     public var entries: [HAR.Entry] {
         let (entries, fresh) = state.withLock { ($0.recorded.entries, $0.fresh) }
-        return entries + fresh.map(entry)
+        return entries + fresh.flatMap(recordedEntries)
     }
 
     /// Writes what was recorded (pretty-printed HAR, sorted keys), unless nothing was.
     /// - Throws: `HARRedaction.SecretFound` when a configured secret still appears (nothing
     ///   is written), or the file system's error.
     public func save() throws {
+        // One save at a time: two would both write, and both take the same fresh exchanges.
+        try saving.withLock { try saveNow() }
+    }
+
+    private func saveNow() throws {
         let (entries, fresh, unsaved) = state.withLock { ($0.recorded.entries, $0.fresh, $0.unsaved) }
         guard unsaved else { return }
-        let made = fresh.map(entry)
+        let made = fresh.flatMap(recordedEntries)
         let archive = HAR(entries: entries + made)
         try redaction.check(archive)
         try FileManager.default.createDirectory(
@@ -173,7 +179,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         state.withLock {
             // What was recorded meanwhile stays fresh, and unsaved.
             for entry in made { $0.recorded.append(entry, redactedRequest: entry.request, used: true) }
-            $0.fresh.removeFirst(made.count)
+            $0.fresh.removeFirst(fresh.count)
             $0.unsaved = !$0.fresh.isEmpty
         }
     }
@@ -189,24 +195,29 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
             return Promise(error: error)
         }
         let sent = redaction.redact(HAR.Request(sending: request))
-        if let entry = state.withLock({ $0.recorded.take(sent, matching: matching) }) {
-            return replay(entry, to: request)
-        }
-        guard records else {
-            let nearest = state.withLock { $0.recorded.nearest(to: sent) }
-            return Promise(
-                error: APIError.transport(
-                    underlying: Unmatched(
-                        request: "\(sent.method) \(sent.url)",
-                        nearest: nearest.map { "\($0.method) \($0.url)" },
-                        file: file.path),
-                    context: APIError.Context(request: request.urlRequest)))
-        }
+        if let entry = takeRecorded(sent) { return answer(request, from: entry) }
+        guard records else { return Promise(error: unmatched(request, sent: sent)) }
         return record(request)
     }
 
+    /// The first unused recorded entry that matches `sent` (redacted), now used.
+    func takeRecorded(_ sent: HAR.Request) -> HAR.Entry? {
+        state.withLock { $0.recorded.take(sent, matching: matching) }
+    }
+
+    /// The error for a request the cassette cannot answer nor record, naming the nearest one.
+    func unmatched(_ request: TransportRequest, sent: HAR.Request) -> APIError {
+        let nearest = state.withLock { $0.recorded.nearest(to: sent) }
+        return APIError.transport(
+            underlying: Unmatched(
+                request: "\(sent.method) \(sent.url)",
+                nearest: nearest.map { "\($0.method) \($0.url)" },
+                file: file.path),
+            context: APIError.Context(request: request.urlRequest))
+    }
+
     /// Sends `request` through the transport and keeps what came back, before the caller sees it.
-    private func record(_ request: TransportRequest) -> Promise<TransportResponse> {
+    func record(_ request: TransportRequest) -> Promise<TransportResponse> {
         guard let transport else {
             return Promise(
                 error: APIError.invalidRequest(reason: "the cassette has no transport to record with"))
@@ -271,15 +282,21 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         if savesEachRecording { try save() }
     }
 
-    /// The entry of a recorded exchange, redacted. Filed under the request as it was sent, so
-    /// that sending it again matches; the URL that answered after redirects is kept in the
-    /// response.
-    private func entry(_ exchange: Exchange) -> HAR.Entry {
-        redaction.redact(
-            HAR.Entry(
-                request: exchange.request, requestBody: exchange.requestBody, response: exchange.response,
-                chunks: exchange.chunks, responseBody: exchange.responseBody, started: exchange.started,
-                duration: exchange.duration))
+    /// The entries of a recorded exchange, redacted: one per redirect followed (the hop's
+    /// request and head), then the final response under the request that got it, so that a
+    /// replay meets and follows each hop as the transport did.
+    private func recordedEntries(_ exchange: Exchange) -> [HAR.Entry] {
+        let response = exchange.response
+        let hops = HAR.Entry.redirectEntries(
+            response.redirects, request: exchange.request, requestBody: exchange.requestBody,
+            started: exchange.started)
+        let last = response.redirects.isEmpty ? exchange.request : response.request
+        let final = HAR.Entry(
+            request: last,
+            requestBody: last.httpMethod == exchange.request.httpMethod ? exchange.requestBody : nil,
+            response: response, chunks: exchange.chunks, responseBody: exchange.responseBody,
+            started: exchange.started, duration: exchange.duration)
+        return (hops + [final]).map { redaction.redact($0) }
     }
 }
 

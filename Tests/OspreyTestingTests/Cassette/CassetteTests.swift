@@ -213,30 +213,6 @@ struct CassetteTests {
         )
     }
 
-    @Test(
-        "a request the transport redirected replays under the URL it was sent to, answered by the final one")
-    func redirected() async throws {
-        let folder = try CassetteFolder()
-        defer { folder.cleanUp() }
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        server.route("GET", "/moved") { _ in
-            LoopbackServer.Response(status: 302, headers: [.init("Location", "/item")])
-        }
-        server.route("GET", "/item") { _ in .json(#"{"name": "final", "count": 1}"#) }
-        let baseURL = server.url("").absoluteString
-        func fetch(_ cassette: Cassette) async throws -> APIResponse<RecordedAPI.Item> {
-            let api = RecordedAPI(baseURL: baseURL, transport: cassette)
-            return try await api.request(route: api.get(endpoint: "/moved")).value
-        }
-        let live = try await fetch(try Cassette(file: folder.file(), transport: liveTransport()))
-        let replayed = try await fetch(try Cassette(file: folder.file(), mode: .none))
-        #expect(replayed.value == live.value)
-        #expect(replayed.request.url == server.url("/item"))
-        #expect(replayed.response.url == server.url("/item"))
-        #expect(server.requests.count == 2)
-    }
-
     @Test("HAR's creator is Osprey at the CHANGELOG's latest release")
     func creatorVersion() throws {
         let changelog = try String(

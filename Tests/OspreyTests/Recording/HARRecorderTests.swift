@@ -113,4 +113,33 @@ struct HARRecorderTests {
         #expect(throws: HARRedaction.SecretFound.self) { try recorder.write(to: file) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
+
+    @Test("each redirect followed is an entry of its own, before the response; a 307 keeps the body")
+    func redirects() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("POST", "/old") { _ in
+            LoopbackServer.Response(status: 307, headers: [.init("Location", "/new")])
+        }
+        server.route("POST", "/new") { _ in
+            LoopbackServer.Response(status: 303, headers: [.init("Location", "/items/1")])
+        }
+        server.route("GET", "/items/1") { _ in .json(#"{"name": "one"}"#) }
+        let recorder = HARRecorder()
+        let api = TestAPI(server)
+        api.configuration.monitors = [recorder]
+        let item: Item = try await api.request(
+            route: api.post(endpoint: "/old"), parameters: JSONParameters(Item(name: "a"))
+        ).value
+        #expect(item == Item(name: "one"))
+        await api.drainRequestQueue()
+        let entries = recorder.archive.log.entries
+        #expect(entries.map(\.request.method) == ["POST", "POST", "GET"])
+        #expect(entries.map { URL(string: $0.request.url)?.path } == ["/old", "/new", "/items/1"])
+        #expect(entries.map(\.response.status) == [307, 303, 200])
+        #expect(entries.map(\.response.redirectURL) == ["/new", "/items/1", ""])
+        #expect(entries.map { $0.request.postData?.text } == [#"{"name":"a"}"#, #"{"name":"a"}"#, nil])
+        #expect(entries[2].response.content.text == #"{"name": "one"}"#)
+        #expect(entries.allSatisfy { $0.response.url == nil })
+    }
 }

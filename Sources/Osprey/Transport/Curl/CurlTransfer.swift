@@ -35,6 +35,8 @@
 
         private(set) var request: URLRequest
         private var redirects = 0
+        /// The heads of the redirects followed, for the response's ``TransportResponse/redirects``.
+        private var hops: [TransportResponse] = []
         /// Whether the current hop is a second try on a new connection (see ``complete(in:result:)``).
         private(set) var onFreshConnection = false
         var headerList: OpaquePointer?
@@ -173,7 +175,7 @@
                 sinkBegun = false
                 let delivered = TransportResponse(
                     response: response, data: data, request: request, bodyWentToSink: true
-                ).measured(metrics)
+                ).measured(metrics, after: hops)
                 dispose()
                 return settle(.success(delivered))
             }
@@ -182,7 +184,7 @@
                 sinkBegun = false
                 let delivered = TransportResponse(
                     response: response, data: data, request: request, bodyWentToSink: true
-                ).measured(metrics)
+                ).measured(metrics, after: hops)
                 let context = context
                 dispose()
                 writer.finish { [self] error in
@@ -218,6 +220,7 @@
                     return fail(.redirectRefused(reason: reason, context: context))
                 }
                 redirects += 1
+                hops.append(TransportResponse(hop: .made(response), request: request))
                 request = next
                 startNextHop(in: multi)
             }
@@ -300,8 +303,8 @@
         /// Delivers the hop's response and body on the delivery queue,
         /// off the loop, unless the loop made it already.
         private func deliver(_ head: CurlResponseHead, metrics: RequestMetrics?) {
-            let (made, data, request, sinking, resolver) = (
-                madeResponse, body.take(), request, sinking, resolver
+            let (made, data, request, sinking, resolver, hops) = (
+                madeResponse, body.take(), request, sinking, resolver, hops
             )
             delivery.async {
                 // A response the loop already made is kept; else only the parts go out, and an
@@ -313,7 +316,7 @@
                     ?? TransportResponse(
                         url: head.url, statusCode: head.statusCode, httpVersion: head.version,
                         headers: head.headers, data: data, request: request, bodyWentToSink: sinking)
-                resolver.fulfill(response.measured(metrics))
+                resolver.fulfill(response.measured(metrics, after: hops))
             }
             dispose()
         }

@@ -1,0 +1,96 @@
+import Foundation
+import Osprey
+import OspreyTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Cassette: downloads saved to their file and resumed from a recording")
+struct CassetteDownloadTests {
+    private static let body = Data(
+        (0..<(1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+
+    @Test("a download interrupted live resumes offline: the recording of the whole body answers its Range")
+    func resumedFromWholeRecording() async throws {
+        let folder = try CassetteFolder()
+        defer { folder.cleanUp() }
+        let server = try LoopbackServer()
+        let served = Counter()
+        server.route("GET", "/file") { request in
+            let response = LoopbackServer.Response.ranged(Self.body, for: request, etag: #""v1""#)
+            // The second answer (the live download below) stalls part way, until it is cancelled.
+            return served.next() == 2 ? response.pausingBody(afterBytes: 256 * 1024, for: 3600) : response
+        }
+        let baseURL = server.url("").absoluteString
+
+        let recorder = try Cassette(file: folder.file(), transport: liveTransport())
+        let recording = RecordedAPI(baseURL: baseURL, transport: recorder)
+        let whole = try await recording.download(
+            route: recording.get(endpoint: "/file"), to: folder.url.appendingPathComponent("whole.bin")
+        ).value
+        #expect(try Data(contentsOf: whole) == Self.body)
+        #expect(recorder.entries.first?.response.content.size == Self.body.count)
+
+        let live = RecordedAPI(baseURL: baseURL, transport: liveTransport() ?? DefaultTransport.make())
+        let destination = folder.url.appendingPathComponent("resumed.bin")
+        let (partWay, reached) = Promise<Void>.pending()
+        let interrupted = live.download(route: live.get(endpoint: "/file"), to: destination).onProgress {
+            if $0.completedBytes >= 128 * 1024 { reached.fulfill(()) }
+        }
+        try await partWay.value
+        interrupted.cancel()
+        _ = await interrupted.result
+        server.stop()
+
+        let player = RecordedAPI(baseURL: baseURL, transport: try Cassette(file: folder.file(), mode: .none))
+        let first = FirstValue()
+        let saved = try await player.download(route: player.get(endpoint: "/file"), to: destination)
+            .onProgress { first.keep($0.completedBytes) }.value
+        #expect(try Data(contentsOf: saved) == Self.body)
+        // It went on from the bytes on disk rather than starting again.
+        #expect((first.value ?? 0) >= 128 * 1024)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("a Range the recording cannot serve: 416 past the end, the whole body for another version")
+    func rangesOutsideTheRecording() async throws {
+        let folder = try CassetteFolder()
+        defer { folder.cleanUp() }
+        let server = try LoopbackServer()
+        server.route("GET", "/file") { request in .ranged(Self.body, for: request, etag: #""v1""#) }
+        let url = server.url("/file")
+        _ = try await Cassette(file: folder.file(), transport: liveTransport())
+            .send(TransportRequest(urlRequest: URLRequest(url: url))).value
+        server.stop()
+        func replay(range: String, ifRange: String?) async throws -> TransportResponse {
+            var request = URLRequest(url: url)
+            request.setValue(range, forHTTPHeaderField: "Range")
+            request.setValue(ifRange, forHTTPHeaderField: "If-Range")
+            return try await Cassette(file: folder.file(), mode: .none)
+                .send(TransportRequest(urlRequest: request)).value
+        }
+        let rest = try await replay(range: "bytes=1000-", ifRange: #""v1""#)
+        #expect(rest.statusCode == 206)
+        #expect(rest.headers["Content-Range"] == "bytes 1000-\(Self.body.count - 1)/\(Self.body.count)")
+        #expect(rest.data == Self.body.dropFirst(1000))
+        let past = try await replay(range: "bytes=\(Self.body.count)-", ifRange: nil)
+        #expect(past.statusCode == 416)
+        #expect(past.headers["Content-Range"] == "bytes */\(Self.body.count)")
+        for other in [#""v2""#, #"W/"v1""#] {
+            let whole = try await replay(range: "bytes=1000-", ifRange: other)
+            #expect(whole.statusCode == 200, "If-Range \(other)")
+            #expect(whole.data == Self.body)
+        }
+    }
+}
+
+/// The first value kept, for the first progress report of a download.
+private final class FirstValue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: Int64?
+
+    func keep(_ value: Int64) { lock.withLock { kept = kept ?? value } }
+    var value: Int64? { lock.withLock { kept } }
+}
