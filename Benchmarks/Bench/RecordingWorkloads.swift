@@ -53,6 +53,38 @@ struct RecordingWorkloads {
                     save / Double(count) * 1e6)
             ).report())
 
+        // The app-side recorder: an event monitor that builds each redacted entry as the
+        // exchange ends (a monitor also keeps the pipeline from finishing on the transport's queue).
+        let monitored = NetworkWorkloads.BenchAPI(
+            baseURL: server.baseURL.absoluteString, transport: transport)
+        let harRecorder = HARRecorder(limit: count)
+        monitored.configuration.monitors = [harRecorder]
+        let monitorTimings = measurement.interleaved(
+            baseline: { Self.fetchSmall(bare, count: count) },
+            measured: { Self.fetchSmall(monitored, count: count) })
+        check(
+            harRecorder.archive.log.entries.count == count,
+            "HARRecorder kept \(harRecorder.archive.log.entries.count)")
+        lines.append(
+            Comparison(
+                workload: "W2 with a HARRecorder monitor: GET /small x\(count), 16 in flight, bodies kept",
+                operations: count, baselineName: "the same API without it", timings: monitorTimings,
+                target: 1.10, note: nil
+            ).report())
+
+        // The recorder's own share: against the same API with a monitor that does nothing.
+        let quiet = NetworkWorkloads.BenchAPI(baseURL: server.baseURL.absoluteString, transport: transport)
+        quiet.configuration.monitors = [IgnoringMonitor()]
+        let ownTimings = measurement.interleaved(
+            baseline: { Self.fetchSmall(quiet, count: count) },
+            measured: { Self.fetchSmall(monitored, count: count) })
+        lines.append(
+            Comparison(
+                workload: "W2 with a HARRecorder monitor: GET /small x\(count), 16 in flight, bodies kept",
+                operations: count, baselineName: "the same API with a monitor that does nothing",
+                timings: ownTimings, target: 1.10, note: nil
+            ).report())
+
         // Replay: 10,000 exchanges of one URL, answered in recorded order.
         let replayCount = 10_000 / scale
         let file = folder.appendingPathComponent("replay.har")
@@ -92,6 +124,12 @@ struct RecordingWorkloads {
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
+}
+
+/// A monitor that does nothing: what any monitor costs the pipeline (events, no finishing on the
+/// transport's queue), for telling the recorder's own cost apart.
+struct IgnoringMonitor: EventMonitor {
+    func receive(_ event: APIEvent) {}
 }
 
 /// The platform's default transport, as an API made without one gets it.

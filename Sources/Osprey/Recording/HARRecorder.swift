@@ -16,16 +16,30 @@ import Foundation
 /// ```
 ///
 /// Memory is bounded: the oldest exchanges go first once there are more than `limit` of them
-/// or their bodies hold more than `byteLimit` bytes. Every attempt with a response is kept
-/// (retries included), as is a failure without one (status 0, the error in its comment).
-/// Everything is redacted as it is recorded (``HARRedaction``; the API's declared sensitive
-/// headers too), and ``write(to:)`` refuses an archive in which a configured secret still appears.
+/// (a redirected one counts once) or their bodies hold more than `byteLimit` bytes. Every
+/// attempt with a response is kept (retries included), as is a failure without one (status 0,
+/// the error in its comment). Exchanges are kept as their events told them and become entries
+/// when ``archive`` is read, so recording adds little to a request; everything that leaves the
+/// recorder is redacted (``HARRedaction``; the API's declared sensitive headers too), and
+/// ``write(to:)`` refuses an archive in which a configured secret still appears.
 /// Bodies of streams and downloads are not kept: they went to the stream or the file.
 public final class HARRecorder: EventMonitor, @unchecked Sendable {
     // @unchecked: `state` is the only mutable state and is locked.
     private struct State {
-        var entries: [HAR.Entry] = []
+        var kept: [Kept] = []
         var bytes = 0
+    }
+
+    /// An exchange as its event told it, turned into entries only when the archive is read:
+    /// building and redacting an entry costs about as much as a small request itself.
+    private struct Kept {
+        var event: APIEvent
+        var error: APIError?
+        var started: Date
+        /// The response body's size, kept when the body is not.
+        var responseSize: Int?
+        /// The body bytes held, request and response.
+        var bytes: Int
     }
 
     /// The most exchanges kept.
@@ -34,7 +48,7 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
     public let byteLimit: Int
     /// Whether bodies are kept (else only their sizes and types).
     public let includesBodies: Bool
-    /// What is redacted as exchanges are recorded.
+    /// What is redacted in every entry the recorder gives out.
     public let redaction: HARRedaction
     private let state = NSLock()
     private var held = State()
@@ -64,12 +78,23 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
         case .retrying(let failure, _): error = failure
         case .started, .cancelled, .progress: return
         }
-        record(entries(for: event, error: error))
+        var event = event
+        let responseSize = event.responseBody?.count
+        if !includesBodies { event.responseBody = nil }
+        let bytes =
+            includesBodies ? (event.request.httpBody?.count ?? 0) + (event.responseBody?.count ?? 0) : 0
+        let duration = event.metrics?.total ?? event.elapsed
+        record(
+            Kept(
+                event: event, error: error, started: Date(timeIntervalSinceNow: -duration),
+                responseSize: responseSize, bytes: bytes))
     }
 
-    /// The exchanges kept, oldest first, redacted.
+    /// The exchanges kept, oldest first, redacted: a redirected one as an entry per hop, then its
+    /// response.
     public var archive: HAR {
-        state.withLock { HAR(entries: held.entries) }
+        let kept = state.withLock { held.kept }
+        return HAR(entries: kept.flatMap(entries))
     }
 
     /// Writes ``archive`` to `url` (pretty-printed HAR 1.2).
@@ -87,9 +112,9 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
     }
 
     /// The entries of an attempt: one per redirect followed, then its response (or its failure).
-    private func entries(for event: APIEvent, error: APIError?) -> [HAR.Entry] {
+    private func entries(_ kept: Kept) -> [HAR.Entry] {
+        let (event, error, started) = (kept.event, kept.error, kept.started)
         let duration = event.metrics?.total ?? event.elapsed
-        let started = Date(timeIntervalSinceNow: -duration)
         let requestBody = includesBodies ? event.request.httpBody : nil
         var redaction = redaction
         redaction.headers.formUnion(event.sensitiveHeaders)
@@ -103,7 +128,7 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
                 response: response,
                 responseBody: includesBodies ? event.responseBody : nil, started: started, duration: duration,
                 metrics: event.metrics)
-            if !includesBodies { entry.response.content.size = event.responseBody?.count ?? -1 }
+            if !includesBodies { entry.response.content.size = kept.responseSize ?? -1 }
         } else {
             entry = HAR.Entry(
                 startedDateTime: HAR.timestamp(started), time: duration * 1000,
@@ -129,18 +154,12 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
         }
     }
 
-    private func record(_ entries: [HAR.Entry]) {
-        let size = entries.reduce(0) {
-            $0 + ($1.request.postData?.text?.utf8.count ?? 0) + ($1.response.content.text?.utf8.count ?? 0)
-        }
+    private func record(_ kept: Kept) {
         state.withLock {
-            held.entries.append(contentsOf: entries)
-            held.bytes += size
-            while !held.entries.isEmpty, held.entries.count > limit || held.bytes > byteLimit {
-                let oldest = held.entries.removeFirst()
-                held.bytes -=
-                    (oldest.request.postData?.text?.utf8.count ?? 0)
-                    + (oldest.response.content.text?.utf8.count ?? 0)
+            held.kept.append(kept)
+            held.bytes += kept.bytes
+            while !held.kept.isEmpty, held.kept.count > limit || held.bytes > byteLimit {
+                held.bytes -= held.kept.removeFirst().bytes
             }
         }
     }
