@@ -53,6 +53,31 @@ struct RecordingWorkloads {
                     save / Double(count) * 1e6)
             ).report())
 
+        // The default: each exchange saved as it is recorded (appended to the file in place).
+        var saving: [Cassette] = []
+        let savingTimings = try measurement.interleaved(
+            baseline: { Self.fetchSmall(bare, count: count) },
+            measured: {
+                let cassette = try Cassette(
+                    file: folder.appendingPathComponent("w2-saved-\(saving.count).har"), mode: .all,
+                    transport: transport)
+                saving.append(cassette)
+                Self.fetchSmall(
+                    NetworkWorkloads.BenchAPI(baseURL: server.baseURL.absoluteString, transport: cassette),
+                    count: count)
+            })
+        for cassette in saving {
+            let written = try HAR(data: Data(contentsOf: cassette.file)).log.entries.count
+            check(written == count, "saved \(written) of \(count)")
+        }
+        lines.append(
+            Comparison(
+                workload:
+                    "W2 recorded, each exchange saved at once (the default): GET /small x\(count), 16 in flight",
+                operations: count, baselineName: "the same transport, not recording", timings: savingTimings,
+                target: nil, note: nil
+            ).report())
+
         // The app-side recorder: an event monitor that builds each redacted entry as the
         // exchange ends (a monitor also keeps the pipeline from finishing on the transport's queue).
         let monitored = NetworkWorkloads.BenchAPI(

@@ -12,19 +12,22 @@ extension HAR.Entry {
     ///   - response: The response's head.
     ///   - responseBody: Its body, nil when it was not kept.
     ///   - chunks: The sizes of the pieces a streamed body arrived in.
+    ///   - chunkTimes: When each piece arrived, in milliseconds after `started`.
     ///   - started: When the request started.
     ///   - duration: Seconds from the start to the end of the response, when there are no metrics.
     ///   - metrics: The transport's measurements.
     public init(
         request: URLRequest, requestBody: Data?, response: HTTPURLResponse, responseBody: Data?,
-        chunks: [Int]? = nil, started: Date, duration: TimeInterval = 0, metrics: RequestMetrics? = nil
+        chunks: [Int]? = nil, chunkTimes: [Double]? = nil, started: Date, duration: TimeInterval = 0,
+        metrics: RequestMetrics? = nil
     ) {
         let timings = metrics.map(HAR.Timings.init) ?? HAR.Timings(send: 0, wait: duration * 1000, receive: 0)
         let version = metrics?.httpVersion ?? "HTTP/1.1"
         self.init(
             startedDateTime: HAR.timestamp(started), time: timings.total,
             request: HAR.Request(request, body: requestBody, httpVersion: version),
-            response: HAR.Response(response, body: responseBody, chunks: chunks, httpVersion: version),
+            response: HAR.Response(
+                response, body: responseBody, chunks: chunks, chunkTimes: chunkTimes, httpVersion: version),
             timings: timings)
         if let answered = response.url?.absoluteString, answered != self.request.url {
             self.response.url = answered
@@ -35,7 +38,7 @@ extension HAR.Entry {
     /// `HTTPURLResponse` when the transport gave parts (it is costly on Linux).
     package init(
         request: URLRequest, requestBody: Data?, response: TransportResponse, chunks: [Int]?,
-        responseBody: Data?,
+        chunkTimes: [Double]? = nil, responseBody: Data?,
         started: Date, duration: TimeInterval
     ) {
         let metrics = response.metrics
@@ -47,7 +50,7 @@ extension HAR.Entry {
             request: HAR.Request(request, body: requestBody, httpVersion: version),
             response: HAR.Response(
                 status: response.statusCode, headers: response.headers, url: url, body: responseBody,
-                chunks: chunks,
+                chunks: chunks, chunkTimes: chunkTimes,
                 httpVersion: version),
             timings: timings)
         if let answered = url?.absoluteString, answered != self.request.url {
@@ -68,9 +71,16 @@ extension HAR.Entry {
         redirects.enumerated().map { index, hop in
             let sent = index == 0 ? request : hop.request
             return HAR.Entry(
-                request: sent, requestBody: sent.httpMethod == request.httpMethod ? requestBody : nil,
+                request: sent, requestBody: body(requestBody, of: sent, after: request),
                 response: hop, chunks: nil, responseBody: Data(), started: started, duration: 0)
         }
+    }
+
+    /// The body `sent` carried on the way to a response to `original`: `body` when it kept the
+    /// original's method (the original itself, or after a `307` or `308`), else none (a `303`,
+    /// or a `301` or `302` after a POST, goes on as a GET without it).
+    package static func body(_ body: Data?, of sent: URLRequest, after original: URLRequest) -> Data? {
+        sent.httpMethod == original.httpMethod ? body : nil
     }
 }
 
@@ -143,15 +153,17 @@ extension HAR.Request {
 
 extension HAR.Response {
     /// The archive's form of `response`.
-    init(_ response: HTTPURLResponse, body: Data?, chunks: [Int]?, httpVersion: String) {
+    init(_ response: HTTPURLResponse, body: Data?, chunks: [Int]?, chunkTimes: [Double]?, httpVersion: String)
+    {
         self.init(
             status: response.statusCode, headers: HTTPHeaders(response), url: response.url, body: body,
-            chunks: chunks, httpVersion: httpVersion)
+            chunks: chunks, chunkTimes: chunkTimes, httpVersion: httpVersion)
     }
 
     /// The archive's form of a response's parts.
     init(
-        status: Int, headers fields: HTTPHeaders, url: URL?, body: Data?, chunks: [Int]?, httpVersion: String
+        status: Int, headers fields: HTTPHeaders, url: URL?, body: Data?, chunks: [Int]?,
+        chunkTimes: [Double]?, httpVersion: String
     ) {
         let headers = fields.map { HAR.Field(name: $0.name, value: $0.value) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
@@ -160,9 +172,11 @@ extension HAR.Response {
         if let body {
             let (text, encoding) = HAR.text(of: body, mimeType: mimeType)
             content = HAR.Content(
-                size: body.count, mimeType: mimeType, text: text, encoding: encoding, chunks: chunks)
+                size: body.count, mimeType: mimeType, text: text, encoding: encoding, chunks: chunks,
+                chunkTimes: chunkTimes)
         } else {
-            content = HAR.Content(size: -1, mimeType: mimeType, text: nil, chunks: chunks)
+            content = HAR.Content(
+                size: -1, mimeType: mimeType, text: nil, chunks: chunks, chunkTimes: chunkTimes)
         }
         self.init(
             status: status, httpVersion: httpVersion, headers: headers, content: content,

@@ -67,18 +67,24 @@ extension HAR {
         /// The sizes of the pieces the body arrived in, when it was streamed: a replay hands it
         /// over in the same pieces. An Osprey extension (`_chunks`).
         public var chunks: [Int]?
+        /// When each of ``chunks`` arrived, in milliseconds after the request started: a replay
+        /// that keeps the recorded timing hands each piece over at its time. An Osprey extension
+        /// (`_chunkTimes`).
+        public var chunkTimes: [Double]?
         /// A note.
         public var comment: String?
 
         /// Content of `size` bytes of `mimeType`.
         public init(
-            size: Int, mimeType: String, text: String? = nil, encoding: String? = nil, chunks: [Int]? = nil
+            size: Int, mimeType: String, text: String? = nil, encoding: String? = nil, chunks: [Int]? = nil,
+            chunkTimes: [Double]? = nil
         ) {
             self.size = size
             self.mimeType = mimeType
             self.text = text
             self.encoding = encoding
             self.chunks = chunks
+            self.chunkTimes = chunkTimes
         }
 
         /// The body's bytes, when it was kept; nil when it was not, or its base64 is damaged.
@@ -90,6 +96,7 @@ extension HAR {
         private enum CodingKeys: String, CodingKey {
             case size, compression, mimeType, text, encoding, comment
             case chunks = "_chunks"
+            case chunkTimes = "_chunkTimes"
         }
     }
 
@@ -124,24 +131,6 @@ extension HAR {
             self.wait = wait
             self.receive = receive
             self.ssl = ssl
-        }
-
-        /// The timings of `metrics`: lookup, connection and handshake as measured, the time to
-        /// the first byte after them as waiting, and the rest as receiving.
-        public init(_ metrics: RequestMetrics) {
-            func milliseconds(_ seconds: TimeInterval?) -> Double { seconds.map { $0 * 1000 } ?? -1 }
-            let setUp = (metrics.domainLookup ?? 0) + (metrics.connect ?? 0) + (metrics.secureConnection ?? 0)
-            self.init(
-                blocked: -1, dns: milliseconds(metrics.domainLookup),
-                connect: metrics.connect.map { ($0 + (metrics.secureConnection ?? 0)) * 1000 } ?? -1,
-                send: 0, wait: max(0, metrics.firstByte - setUp) * 1000,
-                receive: max(0, metrics.total - metrics.firstByte) * 1000,
-                ssl: milliseconds(metrics.secureConnection))
-        }
-
-        /// Milliseconds in all: the phases that happened, `ssl` not counted twice.
-        public var total: Double {
-            [blocked, dns, connect].compactMap { $0 }.filter { $0 > 0 }.reduce(0, +) + send + wait + receive
         }
     }
 }

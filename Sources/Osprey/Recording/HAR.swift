@@ -29,9 +29,14 @@ public struct HAR: Codable, Sendable, Equatable {
     /// The archive as pretty-printed JSON with sorted keys, so that two recordings of the
     /// same traffic differ only where the traffic did.
     public func encoded() throws -> Data {
+        try Self.encoder().encode(self)
+    }
+
+    /// The encoder of ``encoded()``, for writers that encode an archive part by part.
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        return encoder
     }
 
     /// The root of an archive.

@@ -124,7 +124,7 @@ public final class HARRecorder: EventMonitor, @unchecked Sendable {
         var entry: HAR.Entry
         if let response = event.response {
             entry = HAR.Entry(
-                request: last, requestBody: last.httpMethod == event.request.httpMethod ? requestBody : nil,
+                request: last, requestBody: HAR.Entry.body(requestBody, of: last, after: event.request),
                 response: response,
                 responseBody: includesBodies ? event.responseBody : nil, started: started, duration: duration,
                 metrics: event.metrics)

@@ -26,6 +26,7 @@ extension Cassette {
         var answer = entry
         answer.response.headers = headers.filter { $0.name.lowercased() != "content-range" }
         answer.response.content.chunks = nil
+        answer.response.content.chunkTimes = nil
         guard start < body.count else {
             answer.response.status = 416
             answer.response.statusText = "Range Not Satisfiable"

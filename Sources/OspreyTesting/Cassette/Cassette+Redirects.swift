@@ -75,6 +75,7 @@ extension Cassette {
             switch result {
             case .success(var response):
                 response.redirects = hops + response.redirects
+                response.metrics?.redirects = response.redirects.count
                 resolver.fulfill(response)
             case .failure(let error) where error is CancellationError:
                 resolver.cancel()

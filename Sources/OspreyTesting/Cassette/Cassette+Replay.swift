@@ -7,8 +7,8 @@ import Osprey
 
 extension Cassette {
     /// Answers `request` with a recorded exchange: to the request's sink in the recorded pieces
-    /// when it takes the body (a stream, a download), else whole; after the recorded time when
-    /// asked, within the request's idle timeout.
+    /// when it takes the body (a stream, a download), else whole; with the recorded timing when
+    /// asked (``ReplaySchedule``), within the request's idle timeout and deadline.
     func replay(_ entry: HAR.Entry, to request: TransportRequest) -> Promise<TransportResponse> {
         let context = APIError.Context(request: request.urlRequest)
         let entry = Self.ranged(entry, for: request.urlRequest)
@@ -26,24 +26,17 @@ extension Cassette {
         }
         var answered = request
         answered.urlRequest.url = url
-        let delay = replaysTiming ? entry.time / 1000 : 0
-        if let idle = request.idleTimeout, delay > idle {
-            let (promise, resolver) = Promise<TransportResponse>.pending()
-            timers.asyncAfter(deadline: .now() + idle) {
-                resolver.reject(APIError.timedOut(context: context))
-            }
-            return promise
-        }
-        if request.downloadSink == nil, delay == 0 {
+        let metrics = RequestMetrics(recorded: entry)
+        if request.downloadSink == nil, !replaysTiming {
             // The common case, answered at once: no queue, no Foundation response made.
             if let limit = request.maximumResponseBytes, body.count > limit {
                 return Promise(error: APIError.responseTooLarge(limit: limit, context: context))
             }
-            return Promise(
-                value: TransportResponse(
-                    url: url, statusCode: recorded.status, httpVersion: recorded.httpVersion,
-                    headers: headers,
-                    data: body, request: answered.urlRequest))
+            var response = TransportResponse(
+                url: url, statusCode: recorded.status, httpVersion: recorded.httpVersion, headers: headers,
+                data: body, request: answered.urlRequest)
+            response.metrics = metrics
+            return Promise(value: response)
         }
         let (promise, resolver) = Promise<TransportResponse>.pending()
         guard
@@ -56,10 +49,14 @@ extension Cassette {
             return promise
         }
         let pieces = Self.pieces(of: body, sizes: recorded.content.chunks)
-        let redirected = answered
-        timers.asyncAfter(deadline: .now() + delay) {
-            Self.deliver(pieces, of: response, to: redirected, resolver: resolver)
-        }
+        let schedule =
+            replaysTiming
+            ? ReplaySchedule(
+                recorded: entry, pieces: pieces.count, idleTimeout: request.idleTimeout,
+                deadline: request.deadline)
+            : .immediate(pieces: pieces.count)
+        ReplayDelivery(pieces, of: response, to: answered, metrics: metrics, resolver: resolver, on: timers)
+            .run(schedule)
         return promise
     }
 
@@ -82,82 +79,4 @@ extension Cassette {
         }
         return pieces
     }
-
-    private static func deliver(
-        _ pieces: [Data], of response: HTTPURLResponse, to request: TransportRequest,
-        resolver: Resolver<TransportResponse>
-    ) {
-        guard resolver.isPending else { return }
-        let context = APIError.Context(request: request.urlRequest, response: response)
-        let body = pieces.reduce(Data(), +)
-        do {
-            if let sink = request.downloadSink, try sink.begin(response) {
-                if let limit = sink.maximumBytes, Int64(body.count) > limit {
-                    sink.abandon()
-                    resolver.reject(APIError.responseTooLarge(limit: Int(clamping: limit), context: context))
-                    return
-                }
-                var written = sink.startOffset
-                for piece in pieces {
-                    guard resolver.isPending else {
-                        sink.abandon()
-                        return
-                    }
-                    try sink.write(piece)
-                    written += Int64(piece.count)
-                    request.progress?(.download, written, sink.startOffset + Int64(body.count))
-                }
-                try sink.end()
-                resolver.fulfill(
-                    TransportResponse(
-                        response: response, data: Data(), request: request.urlRequest, bodyWentToSink: true))
-                return
-            }
-        } catch {
-            request.downloadSink?.abandon()
-            resolver.reject(error as? APIError ?? APIError.transport(underlying: error, context: context))
-            return
-        }
-        if let limit = request.maximumResponseBytes, body.count > limit {
-            resolver.reject(APIError.responseTooLarge(limit: limit, context: context))
-            return
-        }
-        resolver.fulfill(TransportResponse(response: response, data: body, request: request.urlRequest))
-    }
-}
-
-/// Passes a transport's body on to the request's own sink, keeping a copy and the sizes of
-/// the pieces it came in.
-final class RecordingSink: DownloadSink, @unchecked Sendable {
-    // @unchecked: a transport calls a sink one call at a time; `lock` guards the copy for the
-    // reader that comes after.
-    private let wrapped: any DownloadSink
-    private let lock = NSLock()
-    private var copy = Data()
-    private var sizes: [Int] = []
-
-    init(_ wrapped: any DownloadSink) {
-        self.wrapped = wrapped
-    }
-
-    var startOffset: Int64 { wrapped.startOffset }
-    var maximumBytes: Int64? { wrapped.maximumBytes }
-
-    /// What the sink received.
-    var received: Data { lock.withLock { copy } }
-    /// The sizes of the pieces it came in.
-    var chunks: [Int] { lock.withLock { sizes } }
-
-    func begin(_ response: HTTPURLResponse) throws -> Bool { try wrapped.begin(response) }
-
-    func write(_ data: Data) throws {
-        lock.withLock {
-            copy.append(data)
-            sizes.append(data.count)
-        }
-        try wrapped.write(data)
-    }
-
-    func end() throws { try wrapped.end() }
-    func abandon() { wrapped.abandon() }
 }

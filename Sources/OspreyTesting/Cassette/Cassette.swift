@@ -25,7 +25,7 @@ import Osprey
 /// arrived in, to a stream or a download as the request asks), and with `replaysTiming` the
 /// recorded time before the response.
 public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecked Sendable {
-    // @unchecked: `state` is the only mutable state and is locked.
+    // @unchecked: `state` is locked, and `writer` is used only under `saving`.
 
     /// When the cassette records and when it replays.
     public enum Mode: Sendable {
@@ -70,6 +70,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         var requestBody: Data?
         var response: TransportResponse
         var chunks: [Int]?
+        var chunkTimes: [Double]?
         var responseBody: Data
         var started: Date
         var duration: TimeInterval
@@ -83,9 +84,13 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     public let matching: Matching
     /// What is redacted before anything is written (and before requests are compared).
     public let redaction: HARRedaction
-    /// Whether a replay waits the recorded time before answering.
+    /// Whether a replay keeps the recorded timing: the head after the recorded wait, each
+    /// piece of a streamed body when it arrived, a timeout where the request's idle timeout or
+    /// deadline would have cut the recorded exchange short.
     public let replaysTiming: Bool
-    /// Whether each recorded exchange is written at once (else on ``save()``).
+    /// Whether each recorded exchange is written at once (else on ``save()``). The file is
+    /// written whole the first time, then each exchange is appended in place, so the cost of a
+    /// save does not grow with the file.
     public let savesEachRecording: Bool
 
     private let transport: (any HTTPTransport)?
@@ -95,7 +100,9 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     private let replays: Bool
     let records: Bool
     private let state: Locked<State>
+    /// Held while saving; guards `writer`.
     private let saving = NSLock()
+    private var writer: HARFile
     let timers = DispatchQueue(label: "osprey.cassette.timers")
 
     /// A cassette on `file`.
@@ -105,7 +112,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
     ///   - transport: The transport that records reach; the platform's default when nil.
     ///   - matching: How requests are matched to recorded ones.
     ///   - redaction: What is redacted before writing.
-    ///   - replaysTiming: Whether a replay waits the recorded time before answering.
+    ///   - replaysTiming: Whether a replay keeps the recorded timing.
     ///   - savesEachRecording: Whether each recorded exchange is written at once.
     /// - Throws: When the file exists but is not a HAR.
     public init(
@@ -119,6 +126,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         self.redaction = redaction
         self.replaysTiming = replaysTiming
         self.savesEachRecording = savesEachRecording
+        writer = HARFile(url: file)
         let exists = FileManager.default.fileExists(atPath: file.path)
         var recorded = RecordedIndex()
         if exists && mode != .all {
@@ -171,11 +179,10 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         let (entries, fresh, unsaved) = state.withLock { ($0.recorded.entries, $0.fresh, $0.unsaved) }
         guard unsaved else { return }
         let made = fresh.flatMap(recordedEntries)
-        let archive = HAR(entries: entries + made)
-        try redaction.check(archive)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try archive.encoded().write(to: file, options: .atomic)
+        // What this cassette wrote before was checked then; the rest is checked now.
+        let unchecked = writer.holds(entries.count) ? made : entries + made
+        try redaction.check(HAR(entries: unchecked))
+        try writer.write(made, after: entries)
         state.withLock {
             // What was recorded meanwhile stays fresh, and unsaved.
             for entry in made { $0.recorded.append(entry, redactedRequest: entry.request, used: true) }
@@ -223,9 +230,9 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
                 error: APIError.invalidRequest(reason: "the cassette has no transport to record with"))
         }
         var forwarded = request
-        let sink = request.downloadSink.map(RecordingSink.init)
-        forwarded.downloadSink = sink
         let started = Date()
+        let sink = request.downloadSink.map { RecordingSink($0, started: .now()) }
+        forwarded.downloadSink = sink
         let requestBody = HAR.Request.body(of: request)
         let (promise, resolver) = Promise<TransportResponse>.pending()
         let sent = transport.send(forwarded)
@@ -272,6 +279,7 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         let exchange = Exchange(
             request: request.urlRequest, requestBody: body, response: response,
             chunks: response.bodyWentToSink ? sink?.chunks : nil,
+            chunkTimes: response.bodyWentToSink ? sink?.chunkTimes : nil,
             responseBody: response.bodyWentToSink ? sink?.received ?? Data() : response.data,
             started: started,
             duration: Date().timeIntervalSince(started))
@@ -293,8 +301,9 @@ public final class Cassette: CookieJarTransport, SettlesOnItsOwnQueue, @unchecke
         let last = response.redirects.isEmpty ? exchange.request : response.request
         let final = HAR.Entry(
             request: last,
-            requestBody: last.httpMethod == exchange.request.httpMethod ? exchange.requestBody : nil,
-            response: response, chunks: exchange.chunks, responseBody: exchange.responseBody,
+            requestBody: HAR.Entry.body(exchange.requestBody, of: last, after: exchange.request),
+            response: response, chunks: exchange.chunks, chunkTimes: exchange.chunkTimes,
+            responseBody: exchange.responseBody,
             started: exchange.started, duration: exchange.duration)
         return (hops + [final]).map { redaction.redact($0) }
     }

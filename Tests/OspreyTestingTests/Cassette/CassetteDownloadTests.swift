@@ -1,6 +1,7 @@
 import Foundation
 import Osprey
 import OspreyTesting
+import Promises
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -45,12 +46,12 @@ struct CassetteDownloadTests {
         server.stop()
 
         let player = RecordedAPI(baseURL: baseURL, transport: try Cassette(file: folder.file(), mode: .none))
-        let first = FirstValue()
+        let first = Locked<Int64?>(nil)
         let saved = try await player.download(route: player.get(endpoint: "/file"), to: destination)
-            .onProgress { first.keep($0.completedBytes) }.value
+            .onProgress { progress in first.withLock { $0 = $0 ?? progress.completedBytes } }.value
         #expect(try Data(contentsOf: saved) == Self.body)
         // It went on from the bytes on disk rather than starting again.
-        #expect((first.value ?? 0) >= 128 * 1024)
+        #expect((first.withLock { $0 } ?? 0) >= 128 * 1024)
         #expect(server.requests.count == 2)
     }
 
@@ -84,13 +85,4 @@ struct CassetteDownloadTests {
             #expect(whole.data == Self.body)
         }
     }
-}
-
-/// The first value kept, for the first progress report of a download.
-private final class FirstValue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: Int64?
-
-    func keep(_ value: Int64) { lock.withLock { kept = kept ?? value } }
-    var value: Int64? { lock.withLock { kept } }
 }

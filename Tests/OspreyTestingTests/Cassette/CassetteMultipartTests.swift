@@ -1,21 +1,22 @@
 import Foundation
 import Osprey
 import OspreyTesting
+import Promises
 import Testing
 
 @Suite("Cassette: multipart uploads listed part by part, matched without their boundary, redacted inside")
 struct CassetteMultipartTests {
     private static func upload(
         _ api: RecordedAPI, title: String, file: URL, password: String = "pw-3141"
-    ) async throws -> RecordedAPI.Item {
-        try await api.request(
+    ) -> Promise<RecordedAPI.Item> {
+        api.request(
             route: api.post(endpoint: "/upload"),
             parameters: MultipartParameters(parts: [
                 .init(name: "title", value: title),
                 .init(name: "password", value: password),
                 .init(name: "file", fileURL: file, mimeType: "application/octet-stream"),
             ])
-        ).value
+        )
     }
 
     @Test("the recorded upload lists its fields and files; the same parts under a new boundary replay")
@@ -34,7 +35,8 @@ struct CassetteMultipartTests {
             file: folder.file(), transport: liveTransport(), matching: .methodAndURL.body,
             redaction: redaction)
         _ = try await Self.upload(
-            RecordedAPI(baseURL: baseURL, transport: recorder), title: "holiday", file: file)
+            RecordedAPI(baseURL: baseURL, transport: recorder), title: "holiday", file: file
+        ).value
         server.stop()
 
         let postData = try #require(
@@ -56,27 +58,16 @@ struct CassetteMultipartTests {
         let player = try Cassette(
             file: folder.file(), mode: .none, matching: .methodAndURL.body, redaction: redaction)
         let api = RecordedAPI(baseURL: baseURL, transport: player)
-        #expect(try await Self.upload(api, title: "holiday", file: file).name == "stored")
+        #expect(try await Self.upload(api, title: "holiday", file: file).value.name == "stored")
         let other = try Cassette(
             file: folder.file(), mode: .none, matching: .methodAndURL.body, redaction: redaction)
-        let changed = await Result<RecordedAPI.Item, any Error> {
-            try await Self.upload(RecordedAPI(baseURL: baseURL, transport: other), title: "work", file: file)
-        }
+        let changed = await Self.upload(
+            RecordedAPI(baseURL: baseURL, transport: other), title: "work", file: file
+        ).result
         guard case .failure(APIError.transport(let unmatched as Cassette.Unmatched, _)) = changed else {
             Issue.record("another title must not match, got \(changed)")
             return
         }
         #expect(unmatched.nearest?.hasSuffix("/upload") == true)
-    }
-}
-
-extension Result where Failure == any Error {
-    /// The outcome of an async throwing body, as a value.
-    fileprivate init(_ body: () async throws -> Success) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Osprey
 import OspreyTesting
+import Promises
 import Testing
 
 @Suite("Cassette: real traffic recorded to HAR once, replayed offline")
@@ -229,14 +230,13 @@ struct CassetteTests {
 }
 
 /// Counts from 1, for a route that answers differently each time.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let count = Locked(0)
 
     func next() -> Int {
-        lock.withLock {
-            value += 1
-            return value
+        count.withLock {
+            $0 += 1
+            return $0
         }
     }
 }
