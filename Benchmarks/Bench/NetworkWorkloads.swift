@@ -16,7 +16,8 @@ struct NetworkWorkloads {
     var server: URL?
     /// For profiling (`--side raw|osprey|hop|curl`, with `perf stat`, say): run only that side of
     /// the sequential small workload (`hop`: Osprey parsing on the request queue; `curl`: Osprey
-    /// on CurlTransport; `curl-large`: 1 MiB bodies on CurlTransport), ten times its usual count,
+    /// on CurlTransport; `curl-one-loop`: on a CurlTransport of one loop; `curl-on-loop`: completed
+    /// on the loop; `curl-large`: 1 MiB bodies on CurlTransport), ten times its usual count,
     /// and print its time per request. A suffix `16` (`curl16`) runs the workload with 16
     /// requests in flight instead.
     var side: String?
@@ -58,10 +59,19 @@ struct NetworkWorkloads {
         // were finished where they arrive. The difference between the two is that hop.
         let hopping = BenchAPI(baseURL: baseURL.absoluteString, transport: Forwarding(URLSessionTransport()))
         // The libcurl transport, Linux's default.
+        // Its group has a loop per core; beside it, the one loop of 1.0, and the opt-in completion
+        // on the loop (validation and parsing where the transfer ended, no hop before settling).
         #if os(Linux)
             let curl = CurlTransport().map { BenchAPI(baseURL: baseURL.absoluteString, transport: $0) }
+            let curlOneLoop = CurlTransport(loops: 1).map {
+                BenchAPI(baseURL: baseURL.absoluteString, transport: $0)
+            }
+            let curlOnLoop = CurlTransport().map { BenchAPI(baseURL: baseURL.absoluteString, transport: $0) }
+            curlOnLoop?.configuration.completesOnTransportThread = true
         #else
             let curl: BenchAPI? = nil
+            let curlOneLoop: BenchAPI? = nil
+            let curlOnLoop: BenchAPI? = nil
         #endif
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
@@ -94,6 +104,19 @@ struct NetworkWorkloads {
                 }
             },
         ]
+        for (name, client) in [
+            ("small, on CurlTransport with one loop", curlOneLoop),
+            ("small, on CurlTransport, completed on the loop", curlOnLoop),
+        ] {
+            guard let client else { continue }
+            framework[name] = { done in
+                let item: Promise<Item> = client.request(route: client.get(endpoint: "/small"))
+                item.onResult(in: .global()) { result in
+                    check((try? result.get())?.id == 1, "GET /small through \(name): \(result)")
+                    done()
+                }
+            }
+        }
         if let curl {
             framework["small, on CurlTransport"] = { done in
                 let item: Promise<Item> = curl.request(route: curl.get(endpoint: "/small"))
@@ -123,6 +146,8 @@ struct NetworkWorkloads {
                 ? []
                 : [
                     ("small, on CurlTransport", smallURL, 600 / scale),
+                    ("small, on CurlTransport with one loop", smallURL, 600 / scale),
+                    ("small, on CurlTransport, completed on the loop", smallURL, 600 / scale),
                     ("large, on CurlTransport", largeURL, 120 / scale),
                 ])
         for (name, url, count) in workloads {
@@ -157,6 +182,8 @@ struct NetworkWorkloads {
                         case "hop": "small, parsed on the request queue"
                         case "curl": "small, on CurlTransport"
                         case "curl-large": "large, on CurlTransport"
+                        case "curl-one-loop": "small, on CurlTransport with one loop"
+                        case "curl-on-loop": "small, on CurlTransport, completed on the loop"
                         default: "small"
                         }
                     guard name == wanted, inFlight == (side.hasSuffix("16") ? 16 : 1) else { continue }
@@ -198,7 +225,7 @@ struct NetworkWorkloads {
                         baselineName: "raw URLSession",
                         timings: timings,
                         target: Self.target(
-                            curl: name.hasSuffix("CurlTransport"), large: url == largeURL, inFlight: inFlight),
+                            curl: name.contains("CurlTransport"), large: url == largeURL, inFlight: inFlight),
                         note: note
                     )
                 )
@@ -206,7 +233,7 @@ struct NetworkWorkloads {
                 // another, so all its blocks together (warm-up included, which may not reach
                 // every connection on a short run) open at most one per request in flight.
                 let openedInAll = blocks.compactMap(\.opened).reduce(0, +)
-                if name.hasSuffix("CurlTransport") {
+                if name.contains("CurlTransport") {
                     check(
                         openedInAll <= inFlight,
                         "GET \(name), \(inFlight) in flight: \(openedInAll) connections opened (blocks: \(blocks.compactMap(\.opened))): some were closed and reopened"

@@ -113,6 +113,7 @@ enum {
 enum {
     CCURL_HTTP_VERSION_1_1 = 2,
     CCURL_HTTP_VERSION_2TLS = 4,
+    CCURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE = 5,
 };
 
 /// `size_t (char *data, size_t size, size_t count, void *context)`: body bytes, header lines,

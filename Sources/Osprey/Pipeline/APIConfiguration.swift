@@ -34,6 +34,14 @@ public struct APIConfiguration: Sendable {
     public var monitors: [any EventMonitor] = []
     /// An HTTP cache for the API's requests (RFC 9111), in memory or on disk; none by default.
     public var cache: HTTPCache?
+    /// Whether responses are validated and parsed, and the promise settled, on the transport's
+    /// thread that completed them (a loop of ``CurlTransport``), saving a hop between threads per
+    /// request; false by default. For APIs whose validation, parser, error mapping and monitors
+    /// are quick: while they run, every other transfer of that loop waits, so they must never
+    /// block. Handlers still run on their queues, never inline; a task awaiting `value` resumes
+    /// from where the promise settles. Bodies over 64 KiB, downloads, streams and temporary files
+    /// still go to the request queue.
+    public var completesOnTransportThread = false
 
     /// The defaults.
     public init() {}

@@ -46,6 +46,11 @@ public struct TransportRequest: Sendable {
     /// Receives the final response's body instead of memory when it accepts it (a download to
     /// a file); ``maximumResponseBytes`` then limits only what stays in memory.
     public var downloadSink: (any DownloadSink)?
+    /// Whether the promise may settle on the thread that completed the exchange (a loop of
+    /// ``CurlTransport``) instead of a queue of the transport's own: set when the API completes on
+    /// the transport's thread (``APIConfiguration/completesOnTransportThread``). A transport may
+    /// ignore it.
+    public var settlesOnTransportThread = false
 
     /// Creates a transport request.
     public init(

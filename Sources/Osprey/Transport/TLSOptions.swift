@@ -43,7 +43,7 @@ public struct TLSOptions: Sendable, Equatable {
     /// The oldest TLS version accepted.
     public var minimumVersion: Version
     /// Whether the system's trust roots apply besides the transport's own CA file
-    /// (``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:proxy:unixSockets:tls:)``).
+    /// (``CurlTransport/init(trustedCertificates:maximumConnectionsPerHost:cookies:proxy:unixSockets:tls:httpVersion:loops:)``).
     /// False trusts that file alone (a private PKI between services), and nothing at all without one.
     public var trustsSystemCertificates: Bool
     #if canImport(Security)

@@ -128,8 +128,10 @@ struct ResponseStreamTests {
         var mostHeld = 0
         for try await data in stream {
             total += data.count
-            mostWaiting = max(mostWaiting, stream.buffer.waitingBytes)
+            // Held first: between the two looks only the network adds bytes (this task is the
+            // reader), so a piece arriving in between counts as waiting, never as held alone.
             mostHeld = max(mostHeld, stream.buffer.heldBytes)
+            mostWaiting = max(mostWaiting, stream.buffer.waitingBytes)
             // Slower than the network to the end: the pieces read must be let go meanwhile.
             try await Task.sleep(nanoseconds: 1_000_000)
         }

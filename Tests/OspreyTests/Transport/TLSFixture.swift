@@ -141,16 +141,17 @@
         /// Scripts/with-httpbin.sh), or nil when the tests run without it.
         static var hypercorn: String? { ProcessInfo.processInfo.environment["OSPREY_HYPERCORN"] }
 
-        /// Starts Hypercorn over TLS (`server.pem`, ALPN offering `h2` and `http/1.1`) with an
+        /// Starts Hypercorn over TLS (`server.pem`, ALPN offering `h2` and `http/1.1`), or over
+        /// plain http (HTTP/1.1, or HTTP/2 to a client that starts with its preface), with an
         /// app that answers `{"version": …, "path": …, "client": …}`: the HTTP version the
         /// server saw, and the client's port (which tells connections apart).
         /// Returns the port.
-        func startHTTP2Server() async throws -> Int {
-            try await Blocking.run { try self.startHTTP2Server() }
+        func startHTTP2Server(tls: Bool = true) async throws -> Int {
+            try await Blocking.run { try self.startHTTP2Server(tls: tls) }
         }
 
         @available(*, noasync, message: "waits for Hypercorn to start; use the async overload")
-        func startHTTP2Server() throws -> Int {
+        func startHTTP2Server(tls: Bool = true) throws -> Int {
             try startHypercorn(
                 app: """
                     import json
@@ -164,7 +165,7 @@
                             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
                         await send({"type": "http.response.body", "body": body})
 
-                    """, tls: true)
+                    """, tls: tls)
         }
 
         /// Starts Hypercorn with the ASGI application `app` (Python source defining `app`):

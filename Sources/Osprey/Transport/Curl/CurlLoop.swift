@@ -2,10 +2,11 @@
     internal import CCurl
     import Foundation
 
-    /// The one thread of a ``CurlTransport``: it owns the multi handle and drives every transfer
-    /// with `curl_multi_socket_action` over epoll (CCurl's poller), so a wake-up costs work for
-    /// the sockets that are ready, not for every transfer. Other threads never touch libcurl:
-    /// they hand work to the loop (``submit(_:)``), which wakes it.
+    /// One thread of a ``CurlTransport``'s loop group: it owns a multi handle (with its own
+    /// connections) and drives the transfers given to it with `curl_multi_socket_action` over
+    /// epoll (CCurl's poller), so a wake-up costs work for the sockets that are ready, not for
+    /// every transfer. Other threads never touch its multi handle: they hand work to the loop
+    /// (``submit(_:)``), which wakes it.
     ///
     /// Through the poller the loop also sees what libcurl's callbacks cannot show: each byte of a
     /// head that drips in is activity for the idle timeout, and bytes arriving on an idle pooled
@@ -21,13 +22,23 @@
         /// are idle connections watched, since one reused unseen would look idle.
         private var seesReuse = true
         private let inbox = Locked(Inbox())
-        /// Easy handles of ended transfers, reset and kept for the next ones (with their read
-        /// buffers and caches); nil once the loop has shut down.
-        private let spareHandles = Locked<[OpaquePointer]?>([])
+        private let handles = Locked(Handles())
+        /// The thread's name, which errors of a loop that shut down name too.
+        let name: String
+        /// Where the group learns which origins speak HTTP/2 (see ``LoopPlacement``).
+        private let placement: LoopPlacement?
         /// How many spare handles are kept at most.
         private static let spareLimit = 32
         /// The fewest connections libcurl's pool keeps.
         static let poolSize = 64
+
+        private struct Handles {
+            /// Easy handles of ended transfers, reset and kept for the next ones (with their read
+            /// buffers and caches); nil once the loop has shut down.
+            var spares: [OpaquePointer]? = []
+            /// Transfers given a handle and not yet ended: how busy the loop is.
+            var inUse = 0
+        }
 
         private struct Inbox {
             var commands: [Command] = []
@@ -49,16 +60,23 @@
             case overran(CurlTransfer, BodyStreamReader)
             /// Reports how many idle connections were retired so far.
             case inspect(@Sendable (Int) -> Void)
-            case shutDown
+            /// Fails every transfer of the loop with ``CurlLoopStopped`` and ends the thread, then
+            /// calls `then` (tests wait with it).
+            case shutDown(reason: String, then: (@Sendable () -> Void)? = nil)
         }
 
         /// Makes the error a stopped transfer fails with, from its context.
         typealias APIErrorMaker = @Sendable (APIError.Context) -> APIError
 
-        /// - Parameter maximumConnectionsPerHost: More transfers to one host wait for a connection.
-        init?(maximumConnectionsPerHost: Int) {
+        /// - Parameters:
+        ///   - maximumConnectionsPerHost: More transfers to one host wait for a connection.
+        ///   - name: The thread's name.
+        ///   - placement: The group's record of HTTP/2 origins; nil for a loop alone.
+        init?(maximumConnectionsPerHost: Int, name: String = "osprey.curl", placement: LoopPlacement? = nil) {
             guard CurlLibrary.isAvailable, let multi = ccurl_multi_init() else { return nil }
             self.multi = multi
+            self.name = name
+            self.placement = placement
             let perHost = max(1, maximumConnectionsPerHost)
             ccurl_multi_setopt_long(multi, Int32(CCURLMOPT_MAX_HOST_CONNECTIONS), perHost)
             // libcurl's default pool shrinks as the transfers in flight drain, so under load it
@@ -77,8 +95,12 @@
             self.poller = poller
             // The thread keeps the loop until `run` returns (after a shut-down): the loop keeps no
             // reference back to it, so the two are freed then.
-            let thread = Thread { [self] in run() }
-            thread.name = "osprey.curl"
+            let thread = Thread { [self] in
+                // Named from inside: on Linux a name given before `start()` does not reach the
+                // thread, which kept its creator's (a dispatch worker's) in debuggers and `perf`.
+                Thread.current.name = name
+                run()
+            }
             thread.start()
         }
 
@@ -89,34 +111,53 @@
         }
 
         /// An easy handle for a new transfer: a spare one, else a new one (nil if libcurl fails).
-        /// On any thread.
+        /// The transfer counts as the loop's until its handle is recycled. On any thread.
         func takeHandle() -> OpaquePointer? {
-            spareHandles.withLock { $0?.popLast() } ?? ccurl_easy_init()
+            let spare = handles.withLock { handles in
+                handles.inUse += 1
+                return handles.spares?.popLast()
+            }
+            guard let handle = spare ?? ccurl_easy_init() else {
+                handles.withLock { $0.inUse -= 1 }
+                return nil
+            }
+            return handle
         }
 
         /// Takes back the handle of a transfer that ended (it is in no multi handle): reset and
         /// kept for the next transfer, or cleaned up when enough are kept or the loop is gone.
-        /// On any thread.
+        /// On any thread; once per handle ``takeHandle()`` gave.
         func recycle(_ handle: OpaquePointer) {
             ccurl_easy_reset(handle)
-            let kept = spareHandles.withLock { spares -> Bool in
-                guard spares != nil, spares!.count < Self.spareLimit else { return false }
-                spares!.append(handle)
+            let kept = handles.withLock { handles -> Bool in
+                handles.inUse -= 1
+                guard handles.spares != nil, handles.spares!.count < Self.spareLimit else { return false }
+                handles.spares!.append(handle)
                 return true
             }
             if !kept { ccurl_easy_cleanup(handle) }
         }
 
-        /// Hands a command to the loop and wakes it; ignored once the loop has shut down.
-        func submit(_ command: Command) {
+        /// How many transfers the loop has (started or about to be): the group gives a new one to
+        /// the least busy loop.
+        var load: Int { handles.withLock { $0.inUse } }
+
+        /// Whether the loop has shut down (it takes no more transfers).
+        var isClosed: Bool { inbox.withLock { $0.isClosed } }
+
+        /// Hands a command to the loop and wakes it; false (the command dropped) once the loop has
+        /// shut down.
+        @discardableResult
+        func submit(_ command: Command) -> Bool {
             inbox.withLock { inbox in
-                guard !inbox.isClosed else { return }
+                guard !inbox.isClosed else { return false }
                 inbox.commands.append(command)
                 // Under the lock: the poller is destroyed only after `isClosed` is set under it.
                 if inbox.isWaiting {
                     inbox.isWaiting = false
                     ccurl_poller_wake(poller)
                 }
+                return true
             }
         }
 
@@ -168,8 +209,10 @@
                         }
                     case .inspect(let report):
                         report(ccurl_poller_retired_count(poller))
-                    case .shutDown:
-                        return shutDown()
+                    case .shutDown(let reason, let then):
+                        shutDown(reason: reason)
+                        then?()
+                        return
                     }
                 }
                 // Timeouts are checked here, so the loop wakes at least every 50 ms while
@@ -179,12 +222,21 @@
                     inbox.isWaiting = inbox.commands.isEmpty
                     return inbox.isWaiting
                 }
-                ccurl_poller_run(poller, waits ? (transfers.isEmpty ? 1000 : 50) : 0, &running)
+                let polled = ccurl_poller_run(poller, waits ? (transfers.isEmpty ? 1000 : 50) : 0, &running)
                 inbox.withLock { $0.isWaiting = false }
+                if polled < 0 {
+                    // epoll itself failed (not an interruption): this loop cannot go on, the
+                    // group's other loops can.
+                    return shutDown(reason: "its poller failed (errno \(errno))")
+                }
                 var result: Int32 = 0
                 while let handle = ccurl_multi_next_done(multi, &result) {
-                    noteConnection(of: handle)
+                    let version = noteConnection(of: handle)
                     if let transfer = transfers.removeValue(forKey: handle) {
+                        // A transfer that failed before a version was chosen tells nothing.
+                        if let origin = transfer.placementOrigin, version != 0 {
+                            placement?.learn(origin, multiplexed: version >= 3)
+                        }
                         transfer.complete(in: multi, result: result)
                     }
                 }
@@ -200,32 +252,51 @@
 
         /// Tells the poller that the finished transfer's connection rests in the pool (unless it
         /// was closed), and whether it multiplexes (HTTP/2): only an idle HTTP/1 connection is
-        /// retired when bytes arrive on it.
-        private func noteConnection(of handle: OpaquePointer) {
-            let socket = ccurl_easy_active_socket(handle)
-            guard seesReuse, socket >= 0 else { return }
+        /// retired when bytes arrive on it. Returns the HTTP version the transfer used
+        /// (CURL_HTTP_VERSION_*: HTTP/2 is 3, HTTP/3 30; 0 when unknown).
+        private func noteConnection(of handle: OpaquePointer) -> Int {
             var version = 0
             ccurl_easy_getinfo_long(handle, Int32(CCURLINFO_HTTP_VERSION), &version)
-            // CURL_HTTP_VERSION_2_0 is 3, HTTP/3 30.
+            let socket = ccurl_easy_active_socket(handle)
+            guard seesReuse, socket >= 0 else { return version }
             ccurl_poller_watch_idle(poller, socket, version >= 3 ? 1 : 0)
+            return version
         }
 
-        private func shutDown() {
+        private func shutDown(reason: String) {
+            let stopped = CurlLoopStopped(loop: name, reason: reason)
+            inbox.withLock { $0.isClosed = true }
+            // Commands that came after the last turn: their transfers fail too.
+            let late = inbox.withLock { inbox in
+                defer { inbox.commands = [] }
+                return inbox.commands
+            }
+            for case .start(let transfer) in late { transfer.reject(stopped) }
             for transfer in transfers.values {
-                transfer.detach(
-                    from: multi, failing: { .transport(underlying: URLError(.cancelled), context: $0) })
+                transfer.detach(from: multi, failing: { .transport(underlying: stopped, context: $0) })
             }
             transfers = [:]
             ccurl_multi_cleanup(multi)
-            for handle in spareHandles.withLock({ spares in
-                defer { spares = nil }
-                return spares ?? []
+            for handle in handles.withLock({ handles in
+                defer { handles.spares = nil }
+                return handles.spares ?? []
             }) {
                 ccurl_easy_cleanup(handle)
             }
-            inbox.withLock { $0.isClosed = true }
             // After multi_cleanup, which may still call the poller's callbacks.
             ccurl_poller_destroy(poller)
+        }
+    }
+
+    /// What a transfer fails with when its loop shut down before it ended: the transport went away,
+    /// or the loop's poller failed (the group's other loops go on).
+    struct CurlLoopStopped: Error, CustomStringConvertible {
+        /// The loop's thread name.
+        let loop: String
+        let reason: String
+
+        var description: String {
+            "CurlTransport's loop \(loop) stopped (\(reason)) with this transfer in flight"
         }
     }
 

@@ -19,6 +19,9 @@
         private(set) weak var loop: CurlLoop?
         /// The transport's options.
         let settings: Settings
+        /// The origin whose HTTP version the loop group learns when this transfer ends (see
+        /// ``LoopPlacement``); nil when there is nothing to learn. Set before the loop has it.
+        var placementOrigin: String?
 
         /// A ``CurlTransport``'s options, which every transfer applies.
         struct Settings: Sendable {
@@ -31,6 +34,8 @@
             var unixSockets: [String: String] = [:]
             /// Client certificate, pins, minimum version.
             var tls = TLSOptions()
+            /// Which HTTP versions may be spoken.
+            var httpVersion = HTTPVersionPolicy.http2WhenOffered
         }
 
         private(set) var request: URLRequest
@@ -133,6 +138,12 @@
                 return false
             }
             return true
+        }
+
+        /// Fails a transfer that never reached its loop's multi handle (the loop had stopped).
+        func reject(_ error: any Error) {
+            settle(.failure(.transport(underlying: error, context: .init(request: request))))
+            dispose()
         }
 
         /// Takes the handle out (which closes its connection if the transfer was not finished) and
@@ -306,7 +317,7 @@
             let (made, data, request, sinking, resolver, hops) = (
                 madeResponse, body.take(), request, sinking, resolver, hops
             )
-            delivery.async {
+            let fulfill: @Sendable () -> Void = {
                 // A response the loop already made is kept; else only the parts go out, and an
                 // `HTTPURLResponse` is made if someone asks for it.
                 let response =
@@ -318,7 +329,10 @@
                         headers: head.headers, data: data, request: request, bodyWentToSink: sinking)
                 resolver.fulfill(response.measured(metrics, after: hops))
             }
+            // The handle goes back first: work done where the promise settles may start the next
+            // transfer, which can take it.
             dispose()
+            if original.settlesOnTransportThread { fulfill() } else { delivery.async(execute: fulfill) }
         }
 
         /// The transfer ended: its handle goes back to the loop here and is never used by this
@@ -336,14 +350,17 @@
             if let loop { loop.recycle(handle) } else { ccurl_easy_cleanup(handle) }
         }
 
+        /// Settles the promise on the delivery queue, or right here when the API completes on
+        /// the transport's thread (the loop, or the disk writer's queue after a download).
         func settle(_ outcome: Result<TransportResponse, APIError>) {
             let resolver = resolver
-            delivery.async {
+            let settle: @Sendable () -> Void = {
                 switch outcome {
                 case .success(let response): resolver.fulfill(response)
                 case .failure(let error): resolver.reject(error)
                 }
             }
+            if original.settlesOnTransportThread { settle() } else { delivery.async(execute: settle) }
         }
 
         var context: APIError.Context {

@@ -14,6 +14,25 @@
         ///   - proxy: Ignored here.
         ///   - unixSockets: Ignored here.
         ///   - tls: Ignored here.
+        ///   - httpVersion: Ignored here.
+        ///   - loops: Ignored here.
+        public init?(
+            trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
+            cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],
+            tls: TLSOptions = TLSOptions(), httpVersion: HTTPVersionPolicy = .http2WhenOffered,
+            loops: Int? = nil
+        ) {
+            return nil
+        }
+
+        /// Returns nil: libcurl is not used on this platform.
+        /// - Parameters:
+        ///   - trustedCertificates: Ignored here.
+        ///   - maximumConnectionsPerHost: Ignored here.
+        ///   - cookies: Ignored here.
+        ///   - proxy: Ignored here.
+        ///   - unixSockets: Ignored here.
+        ///   - tls: Ignored here.
         public init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
             cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],

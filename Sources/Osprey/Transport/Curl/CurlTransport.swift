@@ -3,9 +3,11 @@
     import Foundation
     import Promises
 
-    /// An ``HTTPTransport`` on libcurl's multi interface, the default on Linux: one thread runs
-    /// every transfer of the transport, reusing connections, without FoundationNetworking's
-    /// layers in between (about three times raw `URLSession`'s throughput for small requests).
+    /// An ``HTTPTransport`` on libcurl's multi interface, the default on Linux: a group of loop
+    /// threads (one per core by default) runs the transport's transfers, reusing connections,
+    /// without FoundationNetworking's layers in between (about three times raw `URLSession`'s
+    /// throughput for small requests). Each loop owns its connections; a new transfer goes to the
+    /// least busy loop, and an origin that speaks HTTP/2 stays on one loop and one connection.
     ///
     /// libcurl is loaded at run time (`libcurl.so.4`, which FoundationNetworking links too), so
     /// there is nothing to install. It keeps ``URLSessionTransport``'s contract: Osprey follows
@@ -21,7 +23,7 @@
     /// On Apple platforms libcurl is not used: the initialiser returns nil and
     /// ``unavailableReason`` says why.
     public final class CurlTransport: HTTPTransport, SettlesOnItsOwnQueue, CookieJarTransport {
-        private let loop: CurlLoop
+        private let group: CurlLoopGroup
         /// Where promises settle: never the loop's thread (see ``CurlTransfer``). Concurrent, so
         /// that small bodies parsed where they are delivered are parsed side by side, and a slow
         /// parser there holds up no other response.
@@ -45,17 +47,37 @@
         ///     `http://docker/v1.43/containers/json` to the Docker engine. Never through a proxy.
         ///   - tls: A client certificate for mutual TLS, pinned server keys, the oldest TLS
         ///     version (1.2 by default).
+        ///   - httpVersion: Which HTTP versions may be spoken: HTTP/2 over TLS when the server
+        ///     offers it, by default.
+        ///   - loops: How many loop threads run the transfers; nil for one per core. Never more
+        ///     than `maximumConnectionsPerHost`, which the loops share.
         public convenience init?(
             trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
             cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],
-            tls: TLSOptions = TLSOptions()
+            tls: TLSOptions = TLSOptions(), httpVersion: HTTPVersionPolicy = .http2WhenOffered,
+            loops: Int? = nil
         ) {
             self.init(
                 trustedCertificates: trustedCertificates,
                 maximumConnectionsPerHost: maximumConnectionsPerHost, cookies: cookies,
                 proxies: proxy.map(ProxySettings.init)
                     ?? ProxySettings(environment: ProcessInfo.processInfo.environment),
-                unixSockets: unixSockets, tls: tls)
+                unixSockets: unixSockets, tls: tls, httpVersion: httpVersion, loops: loops)
+        }
+
+        /// A transport that offers HTTP/2 over TLS and runs a loop per core: the initialiser of
+        /// 1.0, kept for code that names it; see
+        /// ``init(trustedCertificates:maximumConnectionsPerHost:cookies:proxy:unixSockets:tls:httpVersion:loops:)``
+        /// for the parameters.
+        public convenience init?(
+            trustedCertificates: URL? = nil, maximumConnectionsPerHost: Int = 16,
+            cookies: CookieJar? = CookieJar(), proxy: HTTPProxy? = nil, unixSockets: [String: String] = [:],
+            tls: TLSOptions = TLSOptions()
+        ) {
+            self.init(
+                trustedCertificates: trustedCertificates, maximumConnectionsPerHost: maximumConnectionsPerHost,
+                cookies: cookies, proxy: proxy, unixSockets: unixSockets, tls: tls,
+                httpVersion: .http2WhenOffered, loops: nil)
         }
 
         /// A transport whose proxies come from `environment` instead of the process's (tests).
@@ -71,29 +93,49 @@
 
         private init?(
             trustedCertificates: URL?, maximumConnectionsPerHost: Int, cookies: CookieJar?,
-            proxies: ProxySettings, unixSockets: [String: String] = [:], tls: TLSOptions = TLSOptions()
+            proxies: ProxySettings, unixSockets: [String: String] = [:], tls: TLSOptions = TLSOptions(),
+            httpVersion: HTTPVersionPolicy = .http2WhenOffered, loops: Int? = nil
         ) {
-            guard let loop = CurlLoop(maximumConnectionsPerHost: maximumConnectionsPerHost) else {
-                return nil
-            }
-            self.loop = loop
+            guard
+                let group = CurlLoopGroup(
+                    count: loops ?? ProcessInfo.processInfo.activeProcessorCount,
+                    maximumConnectionsPerHost: maximumConnectionsPerHost)
+            else { return nil }
+            self.group = group
             settings = CurlTransfer.Settings(
                 trustedCertificates: trustedCertificates, proxies: proxies, cookies: cookies,
                 unixSockets: Dictionary(unixSockets.map { ($0.key.lowercased(), $0.value) }) { _, last in last
                 },
-                tls: tls)
+                tls: tls, httpVersion: httpVersion)
         }
 
         /// How many idle pooled connections were retired because bytes arrived on them (tests).
         package var retiredConnections: Int {
-            get async { await loop.retiredConnections }
+            get async {
+                var retired = 0
+                for loop in group.loops { retired += await loop.retiredConnections }
+                return retired
+            }
+        }
+
+        /// How many transfers each loop has now (tests).
+        package var loopLoads: [Int] { group.loops.map(\.load) }
+
+        /// Stops one loop as if its poller had failed: its transfers fail, the others go on (tests).
+        /// Returns once the loop has stopped.
+        package func stopLoop(_ index: Int) async {
+            await withCheckedContinuation { continuation in
+                let submitted = group.loops[index].submit(
+                    .shutDown(reason: "stopped by a test", then: { continuation.resume() }))
+                if !submitted { continuation.resume() }
+            }
         }
 
         /// The transport's cookies, or nil when it keeps none.
         public var cookies: CookieJar? { settings.cookies }
 
         deinit {
-            loop.submit(.shutDown)
+            group.shutDown(reason: "the transport was released")
         }
 
         /// Why libcurl cannot be used here, or nil when it can.
@@ -126,6 +168,15 @@
         }
 
         private func start(_ request: TransportRequest, resolver: Resolver<TransportResponse>) {
+            let url = request.urlRequest.url
+            guard let (loop, origin) = group.loop(for: url, mayMultiplex: mayMultiplex(url)) else {
+                resolver.reject(
+                    APIError.transport(
+                        underlying: CurlLoopStopped(
+                            loop: "osprey.curl", reason: "every loop of the transport stopped"),
+                        context: .init(request: request.urlRequest)))
+                return
+            }
             guard
                 let transfer = CurlTransfer(
                     request, resolver: resolver, delivery: delivery, loop: loop, settings: settings)
@@ -138,11 +189,25 @@
             // The transfer (and through it this transport) stays alive until the promise settles.
             resolver.onCancel { [self] in
                 withExtendedLifetime(self) {
-                    loop.submit(
+                    _ = loop.submit(
                         .stop(transfer, { .transport(underlying: URLError(.cancelled), context: $0) }))
                 }
             }
-            loop.submit(.start(transfer))
+            transfer.placementOrigin = origin
+            // A loop that stopped since it was chosen: the transfer fails with its reason.
+            if !loop.submit(.start(transfer)) {
+                transfer.reject(
+                    CurlLoopStopped(loop: loop.name, reason: "it stopped before the transfer began"))
+            }
+        }
+
+        /// Whether a transfer to `url` may speak HTTP/2 (and so stays on its origin's loop).
+        private func mayMultiplex(_ url: URL?) -> Bool {
+            switch settings.httpVersion {
+            case .http1Only: false
+            case .http2WhenOffered: url?.scheme?.lowercased() == "https" && CurlLibrary.supportsHTTP2
+            case .http2PriorKnowledge: CurlLibrary.supportsHTTP2
+            }
         }
     }
 #endif
