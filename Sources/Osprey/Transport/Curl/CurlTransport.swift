@@ -75,7 +75,8 @@
             tls: TLSOptions = TLSOptions()
         ) {
             self.init(
-                trustedCertificates: trustedCertificates, maximumConnectionsPerHost: maximumConnectionsPerHost,
+                trustedCertificates: trustedCertificates,
+                maximumConnectionsPerHost: maximumConnectionsPerHost,
                 cookies: cookies, proxy: proxy, unixSockets: unixSockets, tls: tls,
                 httpVersion: .http2WhenOffered, loops: nil)
         }
