@@ -1,5 +1,7 @@
 // Loads libcurl with dlopen and forwards to it; see include/CCurl.h.
 
+#define _GNU_SOURCE  // pthread_setname_np, before any system header
+
 #include "CCurl.h"
 
 #include <string.h>
@@ -194,6 +196,13 @@ void ccurl_slist_free_all(ccurl_slist *list) {
     if (ccurl_load() == 0 && list != NULL) ccurl_lib.slist_free_all(list);
 }
 
+void ccurl_name_current_thread(const char *name) {
+    char truncated[16];
+    strncpy(truncated, name, sizeof truncated - 1);
+    truncated[sizeof truncated - 1] = '\0';
+    pthread_setname_np(pthread_self(), truncated);
+}
+
 #else
 
 // Not Linux: libcurl is never loaded, and URLSession is used.
@@ -233,5 +242,6 @@ int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) { (void)poller;
 long ccurl_poller_retired_count(ccurl_poller *poller) { (void)poller; return 0; }
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { (void)list; (void)text; return NULL; }
 void ccurl_slist_free_all(ccurl_slist *list) { (void)list; }
+void ccurl_name_current_thread(const char *name) { (void)name; }
 
 #endif

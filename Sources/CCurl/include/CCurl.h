@@ -206,4 +206,9 @@ long ccurl_poller_retired_count(ccurl_poller *poller);
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
 void ccurl_slist_free_all(ccurl_slist *list);
 
+/// Names the calling thread for debuggers, `perf` and `/proc` (at most 15 bytes are kept).
+/// Foundation's `Thread.name` does not always reach the system on Linux: a thread that sets it
+/// before its `Thread` object learnt its own pthread (a race with `start()`) keeps its creator's.
+void ccurl_name_current_thread(const char *name);
+
 #endif

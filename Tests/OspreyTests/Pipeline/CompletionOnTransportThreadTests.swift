@@ -11,13 +11,19 @@
     struct CompletionOnTransportThreadTests {
         /// Notes the thread each body is parsed on.
         final class ThreadNotingParser: JSONParser, @unchecked Sendable {
+            /// The calling thread's name as the system knows it (what `perf` and debuggers show).
+            static func systemThreadName() -> String {
+                let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+                return comm?.trimmingCharacters(in: .newlines) ?? ""
+            }
+
             // @unchecked: `threads` is locked.
             let threads = Locked<[String]>([])
             /// Makes every parse throw.
             var fails = false
 
             override func getInstance<T: Decodable>(from data: Data, response: URLResponse?) throws -> T {
-                threads.withLock { $0.append(Thread.current.name ?? "") }
+                threads.withLock { $0.append(Self.systemThreadName()) }
                 if fails { throw CocoaError(.coderReadCorrupt) }
                 return try super.getInstance(from: data, response: response)
             }
@@ -32,20 +38,44 @@
             return api
         }
 
+        /// Sends `count` requests for `/item` one after another, each answered only once the
+        /// pipeline has handed it to the transport and listens for its outcome: the transfer then
+        /// settles on the loop with the pipeline waiting. (A promise that settled before the
+        /// pipeline looked is finished where it looks, the request queue: a timed delay does not
+        /// rule that out on a loaded machine, so the answer is held on a gate.)
+        private static func requestHeld(
+            _ count: Int, from server: LoopbackServer, parser: ThreadNotingParser, onLoop: Bool
+        ) async throws -> [Result<Identified, any Error>] {
+            let gate = DispatchSemaphore(value: 0)
+            server.route("/item") { _ in
+                gate.wait()
+                return .json(#"{"id": 7}"#)
+            }
+            let api = try Self.api(server, parser: parser, onLoop: onLoop)
+            var results: [Result<Identified, any Error>] = []
+            for number in 1...count {
+                let promise: Promise<Identified> = api.request(route: api.get(endpoint: "/item"))
+                #expect(await server.waitForRequests(count: number))
+                // The request queue's work item that sent it registered on the transport's promise
+                // before it ended: a barrier runs after it.
+                await withCheckedContinuation { continuation in
+                    api.requestQueueForTesting.async(flags: .barrier) { continuation.resume() }
+                }
+                gate.signal()
+                results.append(await promise.result)
+            }
+            return results
+        }
+
         @Test(
             "the body is parsed on the loop that completed it; by default never on a loop",
             arguments: [true, false])
         func parsedOnTheLoop(onLoop: Bool) async throws {
             let server = try LoopbackServer()
             defer { server.stop() }
-            // After a moment, so that the pipeline waits for the transport: a promise that settled
-            // before the pipeline looked is finished where it looks (the request queue).
-            server.route("/item") { _ in .json(#"{"id": 7}"#).delayingHead(by: 0.2) }
             let parser = ThreadNotingParser()
-            let api = try Self.api(server, parser: parser, onLoop: onLoop)
-            for _ in 0..<3 {
-                let item: Identified = try await api.request(route: api.get(endpoint: "/item")).value
-                #expect(item == Identified(id: 7))
+            for result in try await Self.requestHeld(3, from: server, parser: parser, onLoop: onLoop) {
+                #expect(try result.get() == Identified(id: 7))
             }
             let threads = parser.threads.withLock { $0 }
             #expect(threads.count == 3)
@@ -66,27 +96,29 @@
                 let item: Promise<Identified> = api.request(route: api.get(endpoint: "/item"))
                 item.onSuccess(in: queue) { _ in
                     continuation.resume(
-                        returning: (DispatchQueue.getSpecific(key: key), Thread.current.name ?? ""))
+                        returning: (
+                            DispatchQueue.getSpecific(key: key), ThreadNotingParser.systemThreadName()
+                        ))
                 }.onError { continuation.resume(throwing: $0) }
             }
             #expect(seen.0 == 1)
             #expect(!seen.1.hasPrefix("osprey.curl"))
         }
 
-        @Test("a parser that throws fails the request with the parsing error")
+        @Test("a parser that throws fails the request with the parsing error, thrown on the loop")
         func parserThrows() async throws {
             let server = try LoopbackServer()
             defer { server.stop() }
-            server.route("/item") { _ in .json(#"{"id": 7}"#).delayingHead(by: 0.2) }
             let parser = ThreadNotingParser()
             parser.fails = true
-            let api = try Self.api(server, parser: parser)
-            let result = await (api.request(route: api.get(endpoint: "/item")) as Promise<Identified>).result
+            let result = try #require(
+                try await Self.requestHeld(1, from: server, parser: parser, onLoop: true).first)
             guard case .failure(APIError.parsingFailed) = result else {
                 Issue.record("expected parsingFailed, got \(result)")
                 return
             }
             let threads = parser.threads.withLock { $0 }
+            #expect(threads.count == 1)
             #expect(threads.allSatisfy { $0.hasPrefix("osprey.curl") }, "\(threads)")
         }
 

@@ -96,8 +96,11 @@
             // The thread keeps the loop until `run` returns (after a shut-down): the loop keeps no
             // reference back to it, so the two are freed then.
             let thread = Thread { [self] in
-                // Named from inside: on Linux a name given before `start()` does not reach the
-                // thread, which kept its creator's (a dispatch worker's) in debuggers and `perf`.
+                // Named from inside and through pthread: on Linux a name given before `start()`,
+                // or through `Thread.current.name` before `start()` has returned, does not reach
+                // the thread, which keeps its creator's (a dispatch worker's) in debuggers, `perf`
+                // and the tests that look where work runs.
+                ccurl_name_current_thread(name)
                 Thread.current.name = name
                 run()
             }
