@@ -4,6 +4,7 @@
 #
 #   Scripts/bench-nginx.sh [extra osprey-bench arguments]
 #   Scripts/bench-nginx.sh --only stream
+#   Scripts/bench-nginx.sh --only https     # W5 and W6 alone
 #
 # Installs nginx from Debian's packages when it is missing (needs root and apt-get), serves the
 # benchmark's bodies (/small, a JSON object; /large, 1 MiB; for `--only stream`, /huge, 1 GiB, and
@@ -62,7 +63,48 @@ with open(sys.argv[1] + "/events", "wb") as out:
 PY
 fi
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+# W5 and W6 (`--only network` or `--only https`): the same bodies over HTTPS, HTTP/1.1 only on one
+# port and HTTP/2 on another, with a certificate for localhost from a throwaway CA made here.
+https=
+if [[ -z "$only" && " $* " == *" --only https "* ]] || [[ "$only" == network ]]; then https=yes; fi
+tls_servers=
+if [[ -n "$https" ]]; then
+    tls1_port=$(free_port)
+    tls2_port=$(free_port)
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=osprey bench CA" \
+        -keyout "$folder/ca.key" -out "$folder/ca.pem" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
+        -keyout "$folder/server.key" -out "$folder/server.csr" 2>/dev/null
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' > "$folder/server.ext"
+    openssl x509 -req -in "$folder/server.csr" -CA "$folder/ca.pem" -CAkey "$folder/ca.key" -CAcreateserial \
+        -days 2 -extfile "$folder/server.ext" -out "$folder/server.pem" 2>/dev/null
+    # Raw URLSession trusts only the system's bundle on Linux: it gets a copy with the CA appended,
+    # mounted over the real one in a namespace of the benchmark's own (the machine's store is never
+    # changed).
+    system_bundle=/etc/ssl/certs/ca-certificates.crt
+    cat "$system_bundle" "$folder/ca.pem" > "$folder/bundle.pem"
+    tls_block() {
+        cat <<TLS
+    server {
+        listen 127.0.0.1:$1 ssl$2;
+        ssl_certificate $folder/server.pem;
+        ssl_certificate_key $folder/server.key;
+        ssl_protocols TLSv1.3;
+        root $folder/www;
+        # Which version each client spoke, for the report.
+        add_header X-Protocol \$server_protocol always;
+        location = /small { default_type application/json; }
+        location = /large { default_type application/octet-stream; }
+    }
+TLS
+    }
+    tls_servers="$(tls_block "$tls1_port" "")
+$(tls_block "$tls2_port" " http2")"
+fi
 cat > "$folder/nginx.conf" <<CONF
 worker_processes 1;
 error_log $folder/logs/error.log warn;
@@ -89,6 +131,7 @@ http {
         # The connections accepted so far: the benchmark checks that none is opened under load.
         location = /nginx_status { stub_status; }
     }
+$tls_servers
 }
 CONF
 
@@ -108,4 +151,18 @@ for _ in $(seq 1 200); do
 done
 echo "bench-nginx: nginx $("$nginx_binary" -v 2>&1 | sed 's/.*\///') at http://127.0.0.1:$port" >&2
 
-swift run -c release -Xswiftc -warnings-as-errors osprey-bench ${only:+--only $only} --server "http://127.0.0.1:$port" "$@"
+run=(swift run -c release -Xswiftc -warnings-as-errors osprey-bench ${only:+--only $only}
+    --server "http://127.0.0.1:$port")
+if [[ -n "$https" ]]; then
+    run+=(--https "https://localhost:$tls1_port,https://localhost:$tls2_port" --ca "$folder/ca.pem")
+    if unshare --mount true 2>/dev/null; then
+        exec_in_namespace=(unshare --mount sh -c 'mount --bind "$0" "$1" && shift && exec "$@"'
+            "$folder/bundle.pem" "$system_bundle")
+        "${exec_in_namespace[@]}" "${run[@]}" "$@"
+        exit
+    fi
+    echo "bench-nginx: no mount namespace here (unshare --mount needs root): raw URLSession cannot" \
+        "trust the throwaway CA, so the HTTPS workloads are left out" >&2
+    run=("${run[@]:0:${#run[@]}-4}")
+fi
+"${run[@]}" "$@"

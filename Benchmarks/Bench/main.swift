@@ -62,6 +62,33 @@ if only == nil || only == "network" {
     }
 }
 
+// W5 and W6 (HTTPS): `--https http1URL,http2URL --ca FILE`, as Scripts/bench-nginx.sh passes them.
+if only == nil || only == "network" || only == "https",
+    let https = CommandLine.arguments.firstIndex(of: "--https").flatMap({
+        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    }),
+    let ca = CommandLine.arguments.firstIndex(of: "--ca").flatMap({
+        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    })
+{
+    let servers = https.split(separator: ",").compactMap { URL(string: String($0)) }
+    let plain = CommandLine.arguments.firstIndex(of: "--server").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
+    }
+    if servers.count == 2 {
+        print(
+            "\nRequests over HTTPS against \(servers[0].absoluteString) (HTTP/1.1) and \(servers[1].absoluteString)"
+        )
+        print("(HTTP/2), TLS 1.3, 16 in flight (ratio = time per request vs raw URLSession)")
+        let workloads = TLSWorkloads(
+            scale: quick ? 20 : 1, measurement: measurement, http1Server: servers[0], http2Server: servers[1],
+            authority: URL(fileURLWithPath: ca), counters: plain.flatMap { ServerCounters(nginx: $0) })
+        for comparison in workloads.run() {
+            print("  " + comparison.report())
+        }
+    }
+}
+
 if only == nil || only == "recording" {
     print("\nRecording and replaying traffic (Cassette, HAR)")
     for line in try RecordingWorkloads(scale: quick ? 20 : 1, measurement: measurement).run() {

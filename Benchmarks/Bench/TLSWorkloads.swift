@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import Osprey
+
+/// W5 and W6: the small workload with 16 requests in flight over HTTPS, against nginx with a
+/// throwaway CA (`Scripts/bench-nginx.sh` makes it): W5 on a server that speaks HTTP/1.1 only
+/// (TLS 1.3), W6 on one that offers HTTP/2 (one connection carries every request). Raw URLSession
+/// is the baseline; it trusts only the system's store on Linux, so the script runs the benchmark
+/// in a mount namespace of its own whose system bundle has the CA appended. Each row says the
+/// HTTP version every client used (nginx names it in an `X-Protocol` header) and the connections
+/// opened after the warm-up.
+struct TLSWorkloads {
+    let scale: Int
+    let measurement: Measurement
+    /// The HTTP/1.1-only server and the HTTP/2 one, both `https://localhost:PORT`.
+    let http1Server: URL
+    let http2Server: URL
+    /// The CA that signed both servers' certificate (PEM).
+    let authority: URL
+    /// nginx's plain-http side, whose `/nginx_status` counts the connections of every side.
+    let counters: ServerCounters?
+
+    func run() -> [Comparison] {
+        #if os(Linux)
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            var comparisons: [Comparison] = []
+            for (label, server) in [
+                ("W5, HTTPS over HTTP/1.1", http1Server), ("W6, HTTPS over HTTP/2", http2Server),
+            ] {
+                let url = server.appendingPathComponent("small")
+                for onLoop in [false, true] {
+                    guard let transport = CurlTransport(trustedCertificates: authority) else { continue }
+                    let rawVersions = Versions()
+                    let raw: () -> Void = {
+                        NetworkWorkloads.drive(count: 600 / scale, inFlight: 16) { done in
+                            session.dataTask(with: url) { data, response, error in
+                                let http = response as? HTTPURLResponse
+                                check(
+                                    error == nil && http?.statusCode == 200,
+                                    "GET \(url) raw: \(http?.statusCode ?? 0) \(String(describing: error))")
+                                let item = data.flatMap {
+                                    try? JSONDecoder().decode(NetworkWorkloads.Item.self, from: $0)
+                                }
+                                check(item?.id == 1, "GET \(url) raw: not the item")
+                                rawVersions.note(http?.value(forHTTPHeaderField: "X-Protocol"))
+                                done()
+                            }.resume()
+                        }
+                    }
+                    let api = NetworkWorkloads.BenchAPI(baseURL: server.absoluteString, transport: transport)
+                    api.configuration.completesOnTransportThread = onLoop
+                    let versions = Versions()
+                    let measured: () -> Void = {
+                        NetworkWorkloads.drive(count: 600 / scale, inFlight: 16) { done in
+                            let item: Promise<APIResponse<NetworkWorkloads.Item>> = api.request(
+                                route: api.get(endpoint: "/small"))
+                            item.onResult(in: .global()) { result in
+                                let response = try? result.get()
+                                check(response?.value.id == 1, "GET \(url) through Osprey: \(result)")
+                                versions.note(response?.response.value(forHTTPHeaderField: "X-Protocol"))
+                                done()
+                            }
+                        }
+                    }
+                    var blocks: [(cpu: Double, opened: Int?)] = []
+                    let counted: () -> Void = {
+                        let accepted = counters?.accepted()
+                        let cpu = ProcessCPU.seconds()
+                        measured()
+                        let spent = ProcessCPU.seconds() - cpu
+                        blocks.append(
+                            (spent, accepted.flatMap { before in counters?.accepted().map { $0 - before } }))
+                    }
+                    let timings = measurement.interleaved(baseline: raw, measured: counted)
+                    let after = blocks.dropFirst()
+                    let cpu = after.map(\.cpu).sorted()[after.count / 2] / Double(600 / scale)
+                    let opened = after.compactMap(\.opened).map(String.init).joined(separator: " ")
+                    comparisons.append(
+                        Comparison(
+                            workload:
+                                "\(label): GET small on CurlTransport\(onLoop ? ", completed on the loop" : "") x\(600 / scale), 16 in flight",
+                            operations: 600 / scale,
+                            baselineName: "raw URLSession",
+                            timings: timings,
+                            target: 1 / (label.hasPrefix("W5") ? 9 : 5),
+                            note: String(
+                                format:
+                                    "%.0f requests/s, CPU %.0f µs per request; versions: Osprey %@, raw %@",
+                                Double(600 / scale) / timings.measured, cpu * 1e6, versions.summary,
+                                rawVersions.summary)
+                                + (opened.isEmpty
+                                    ? "" : "; new connections per block after warm-up: \(opened)")))
+                }
+            }
+            return comparisons
+        #else
+            return []
+        #endif
+    }
+
+    /// The HTTP versions the server saw, counted.
+    final class Versions: @unchecked Sendable {
+        // @unchecked: `counts` is only touched under `lock`.
+        private let lock = NSLock()
+        private var counts: [String: Int] = [:]
+
+        func note(_ version: String?) {
+            lock.withLock { counts[version ?? "unknown", default: 0] += 1 }
+        }
+
+        var summary: String {
+            lock.withLock {
+                counts.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", ")
+            }
+        }
+    }
+}
