@@ -112,6 +112,8 @@ struct DownloadTests {
         let second = ProgressLog()
         let saved = try await api.download(route: api.get(endpoint: "/file"), to: destination)
             .onProgress { second.append($0) }.value
+        // The reports queued on the response queue have run once a block queued after them has.
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
         #expect(try Data(contentsOf: saved) == body)
         #expect(folder.contents == ["big.bin"])
         let resumed = try #require(server.requests.last)

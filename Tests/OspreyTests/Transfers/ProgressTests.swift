@@ -89,6 +89,8 @@ struct ProgressTests {
         try await
             (api.request(route: api.put(endpoint: "/raw"), parameters: FileParameters(fileURL: file))
             as Promise<Void>).onProgress { rawLog.append($0) }.value
+        // The reports queued on the response queue have run once a block queued after them has.
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
         let uploads = rawLog.all.filter { $0.direction == .upload }
         checkShape(uploads, total: 16 * 1024 * 1024, elapsed: Date().timeIntervalSince(started))
 
@@ -97,6 +99,7 @@ struct ProgressTests {
         let multipart = MultipartParameters(parts: [Part(name: "file", fileURL: file)])
         try await (api.request(route: api.post(endpoint: "/form"), parameters: multipart) as Promise<Void>)
             .onProgress { formLog.append($0) }.value
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
         let formUploads = formLog.all.filter { $0.direction == .upload }
         let total = try #require(formUploads.last?.expectedBytes)
         #expect(total > 16 * 1024 * 1024)
