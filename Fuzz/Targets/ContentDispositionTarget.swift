@@ -11,7 +11,8 @@ enum ContentDispositionTarget {
         precondition(!name.isEmpty, "an empty name")
         precondition(name != "." && name != "..", "a name that leaves the folder: \(name)")
         precondition(
-            !name.contains("/") && !name.contains("\0"), "a separator or NUL in \(name.debugDescription)")
+            !name.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" }),
+            "a separator or NUL in \(name.debugDescription)")
         precondition(name.utf8.count <= 255, "a name longer than a file system allows")
     }
 }

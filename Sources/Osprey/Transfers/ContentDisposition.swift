@@ -21,10 +21,14 @@ package enum ContentDisposition {
     /// no NUL or control characters, not empty, `.` or `..`, at most 255 UTF-8 bytes (the
     /// extension kept); `fallback` when nothing usable is left.
     package static func safeFilename(_ raw: String, fallback: String) -> String {
-        let lastComponent = raw.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        // Split by scalars, not characters: a mark that prepends to the next scalar (U+070F)
+        // makes `x/` one character, which a character-wise split leaves whole (fuzzing found it).
+        let lastComponent =
+            raw.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last
+            ?? Substring.UnicodeScalarView()
         var name = String(
             String.UnicodeScalarView(
-                lastComponent.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" }))
+                lastComponent.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" }))
         name = name.trimmingCharacters(in: .whitespaces)
         while name.hasPrefix(".") { name.removeFirst() }
         guard !name.isEmpty else { return fallback }

@@ -128,7 +128,7 @@ extension LoopbackServer {
         ///
         /// - Parameter line: The line without its CRLF; it must not contain CR or LF itself.
         public func adding(rawHeaderLine line: String) -> Response {
-            precondition(!line.contains("\r") && !line.contains("\n"), "one line, without CR or LF")
+            precondition(!line.utf8.contains(0x0D) && !line.utf8.contains(0x0A), "one line, without CR or LF")
             var copy = self
             copy.rawHeaderLines.append(line)
             return copy

@@ -32,6 +32,17 @@ struct ContentDispositionTests {
         #expect(ContentDisposition.safeFilename(suggested, fallback: "fallback") == expected)
     }
 
+    @Test(
+        "a mark that prepends to the next scalar does not hide a separator (fuzzing found it)",
+        arguments: ["a\u{070F}/passwd", "\u{FFFD}9.\u{070F}/\u{FFFD}9.\u{070F}", "x\u{0600}\\evil.exe"])
+    func prependedSeparator(raw: String) {
+        let name = ContentDisposition.safeFilename(raw, fallback: "fallback")
+        #expect(
+            !name.unicodeScalars.contains("/") && !name.unicodeScalars.contains("\\"),
+            "\(name.debugDescription)")
+        #expect(!name.isEmpty)
+    }
+
     @Test("a very long name is cut to 255 bytes, its extension kept")
     func longName() {
         let name = ContentDisposition.safeFilename(
