@@ -39,6 +39,9 @@ open class AbstractAPI: @unchecked Sendable {
     let requestQueue = DispatchQueue(label: "osprey.api.request", attributes: .concurrent)
     /// Whether small responses may be finished where the transport completed them.
     let inlineConclusion = InlineConclusion()
+    /// Whether the transport settles its promises on a queue of its own (``SettlesOnItsOwnQueue``):
+    /// asked once, since a cast to a protocol costs a runtime conformance lookup per request.
+    let transportSettlesOnItsOwnQueue: Bool
 
     /// The queue requests are prepared on; tests hold it to cancel a request before it starts.
     package var requestQueueForTesting: DispatchQueue { requestQueue }
@@ -57,6 +60,7 @@ open class AbstractAPI: @unchecked Sendable {
     ) {
         self.responseParser = responseParser
         self.transport = transport ?? DefaultTransport.make()
+        transportSettlesOnItsOwnQueue = self.transport is any SettlesOnItsOwnQueue
         settings = Locked(
             Settings(responseQueue: Self.makeDefaultResponseQueue(), configuration: configuration))
     }

@@ -139,7 +139,7 @@ extension RequestRun {
             receive(result, for: request, number: number)
             return true
         }
-        guard api.transport is any SettlesOnItsOwnQueue, case .success(let exchange) = result,
+        guard api.transportSettlesOnItsOwnQueue, case .success(let exchange) = result,
             !exchange.bodyWentToSink, body == nil, exchange.data.count <= InlineConclusion.bodyLimit,
             configuration.monitors.isEmpty, bodyFile?.isTemporary != true,
             api.inlineConclusion.allowsInlineWork()

@@ -24,10 +24,10 @@ final class ProgressChannel: Sendable {
     private struct State {
         var handlers: [Handler] = []
         var attempt = 1
-        var latest: [TransferProgress.Direction: TransferProgress] = [:]
-        var lastSent: [TransferProgress.Direction: UInt64] = [:]
+        var latest = ByDirection<TransferProgress>()
+        var lastSent = ByDirection<UInt64>()
         /// The latest report not yet sent because it came too soon after the previous one.
-        var held: [TransferProgress.Direction: TransferProgress] = [:]
+        var held = ByDirection<TransferProgress>()
         var isClosed = false
         var isCancelled = false
         /// Whether a flush of the held reports is scheduled.
@@ -57,7 +57,7 @@ final class ProgressChannel: Sendable {
         let latest = state.withLock { state -> [TransferProgress]? in
             guard !state.isClosed else { return nil }
             state.handlers.append(handler)
-            return Array(state.latest.values)
+            return state.latest.values
         }
         for report in latest ?? [] { enqueue(report, for: [handler]) }
     }
@@ -66,9 +66,9 @@ final class ProgressChannel: Sendable {
     func startAttempt(_ number: Int) {
         state.withLock { state in
             state.attempt = number
-            state.latest = [:]
-            state.held = [:]
-            state.lastSent = [:]
+            state.latest = ByDirection()
+            state.held = ByDirection()
+            state.lastSent = ByDirection()
         }
     }
 
@@ -112,7 +112,7 @@ final class ProgressChannel: Sendable {
             guard !state.isClosed else { return ([], [], nil) }
             var due: [TransferProgress] = []
             var flushAt: UInt64?
-            for (direction, report) in state.held {
+            for (direction, report) in state.held.entries {
                 // A report may have gone out directly since this flush was scheduled (a late
                 // flush, on a busy machine): what is held then waits a full interval after it.
                 let next = (state.lastSent[direction] ?? 0) + Self.interval
@@ -141,7 +141,7 @@ final class ProgressChannel: Sendable {
             guard !state.isClosed else { return ([], []) }
             state.isClosed = true
             defer { state.handlers = [] }
-            return (Array(state.held.values), state.handlers)
+            return (state.held.values, state.handlers)
         }
         for report in held { deliver(report, to: handlers) }
     }
@@ -199,7 +199,7 @@ struct ProgressClock: Sendable {
 /// flushed can reach a handler after a newer one sent directly (the last report of a body that
 /// arrived just as the flush ran): the older one is dropped rather than shown going backwards.
 struct ProgressOrder {
-    private var newest: [TransferProgress.Direction: TransferProgress] = [:]
+    private var newest = ByDirection<TransferProgress>()
 
     /// Whether `progress` is newer than everything admitted before in its direction (a later
     /// attempt, or more bytes in the same attempt); if so, it becomes the newest.
