@@ -2,16 +2,42 @@ import Foundation
 
 extension ServerSentEvent {
     /// The event as a `text/event-stream` sends it: `id`, `event` (unless `message`), one `data`
-    /// line per line of data, `retry`, and the blank line that dispatches it.
+    /// line per line of data (a line ends at CR, LF or CRLF, as a reader splits them), `retry`,
+    /// and the blank line that dispatches it. Line breaks in `id` and `event` are left out: a
+    /// reader would take what follows them for fields of their own.
     public var wireFormat: String {
         var text = ""
-        if let id { text += "id: \(id)\n" }
-        if event != "message" { text += "event: \(event)\n" }
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+        if let id { text += "id: \(Self.lines(of: id).joined())\n" }
+        if event != "message" { text += "event: \(Self.lines(of: event).joined())\n" }
+        for line in Self.lines(of: data) {
             text += "data: \(line)\n"
         }
         if let retry { text += "retry: \(retry)\n" }
         return text + "\n"
+    }
+
+    /// `text` cut at every CR, LF and CRLF, by Unicode scalars: as characters, `"\r\n"` is one
+    /// that equals neither, and a mark that prepends to the next scalar joins a break into its
+    /// character.
+    private static func lines(of text: String) -> [String] {
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n", afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = scalar == "\r"
+            if scalar == "\r" || scalar == "\n" {
+                lines.append(String(line))
+                line = String.UnicodeScalarView()
+            } else {
+                line.append(scalar)
+            }
+        }
+        lines.append(String(line))
+        return lines
     }
 }
 

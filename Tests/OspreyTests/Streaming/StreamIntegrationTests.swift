@@ -124,4 +124,20 @@ struct StreamIntegrationTests {
         var parser = ServerSentEventParser()
         #expect(parser.feed(Array(event.wireFormat.utf8)) == [event])
     }
+
+    @Test("CR, CRLF and a prepended mark cannot smuggle fields into an event's wire form")
+    func wireFormatBreaks() {
+        // "\r\n" is one Character, and U+070F joins the next scalar into its own: split by
+        // characters, both would let a line break through inside one `data:` line.
+        let event = ServerSentEvent(
+            id: "1\nevent: forged", event: "note\r\nid: 9",
+            data: "a\r\nid: 66\rb\u{070F}\nretry: 1\n\u{070F}\r\nc", retry: nil)
+        var parser = ServerSentEventParser()
+        let events = parser.feed(Array(event.wireFormat.utf8))
+        #expect(events.count == 1)
+        #expect(events.first?.id == "1event: forged")
+        #expect(events.first?.event == "noteid: 9")
+        #expect(events.first?.data == "a\nid: 66\nb\u{070F}\nretry: 1\n\u{070F}\nc")
+        #expect(events.first?.retry == nil)
+    }
 }
