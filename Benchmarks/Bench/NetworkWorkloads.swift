@@ -195,22 +195,10 @@ struct NetworkWorkloads {
                     )
                     return []
                 }
-                // Each Osprey block's CPU time and the connections the server accepted meanwhile;
-                // the first block is the warm-up.
-                var blocks: [(cpu: Double, opened: Int?)] = []
-                let counted: () -> Void = {
-                    let accepted = counters?.accepted()
-                    let cpu = ProcessCPU.seconds()
-                    measured()
-                    let spent = ProcessCPU.seconds() - cpu
-                    let opened = accepted.flatMap { before in counters?.accepted().map { $0 - before } }
-                    blocks.append((spent, opened))
-                }
-                let timings = measurement.interleaved(baseline: raw, measured: counted)
-                let measuredBlocks = blocks.dropFirst()
-                let cpuPerRequest =
-                    measuredBlocks.map(\.cpu).sorted()[measuredBlocks.count / 2] / Double(count)
-                let opened = measuredBlocks.compactMap(\.opened)
+                let blocks = MeasuredBlocks(counters: counters)
+                let timings = measurement.interleaved(baseline: raw, measured: { blocks.run(measured) })
+                let cpuPerRequest = blocks.cpuPerOperation(count)
+                let opened = blocks.openedAfterWarmUp
                 var note = String(
                     format: "%.0f requests/s, CPU %.0f µs per request (this process)",
                     Double(count) / timings.measured, cpuPerRequest * 1e6)
@@ -232,11 +220,11 @@ struct NetworkWorkloads {
                 // Connections kept under load: the libcurl transport never closes one to open
                 // another, so all its blocks together (warm-up included, which may not reach
                 // every connection on a short run) open at most one per request in flight.
-                let openedInAll = blocks.compactMap(\.opened).reduce(0, +)
+                let openedInAll = blocks.all.compactMap(\.opened).reduce(0, +)
                 if name.contains("CurlTransport") {
                     check(
                         openedInAll <= inFlight,
-                        "GET \(name), \(inFlight) in flight: \(openedInAll) connections opened (blocks: \(blocks.compactMap(\.opened))): some were closed and reopened"
+                        "GET \(name), \(inFlight) in flight: \(openedInAll) connections opened (blocks: \(blocks.all.compactMap(\.opened))): some were closed and reopened"
                     )
                 }
             }

@@ -55,3 +55,32 @@ enum ProcessCPU {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
+
+/// The blocks of a measured side: each one's CPU time and the connections the server accepted
+/// while it ran. The first block is the warm-up.
+final class MeasuredBlocks {
+    private(set) var all: [(cpu: Double, opened: Int?)] = []
+    private let counters: ServerCounters?
+
+    init(counters: ServerCounters?) {
+        self.counters = counters
+    }
+
+    /// Runs `body` as one block and notes what it cost.
+    func run(_ body: () -> Void) {
+        let accepted = counters?.accepted()
+        let cpu = ProcessCPU.seconds()
+        body()
+        let spent = ProcessCPU.seconds() - cpu
+        all.append((spent, accepted.flatMap { before in counters?.accepted().map { $0 - before } }))
+    }
+
+    /// The median CPU seconds per operation of the blocks after the warm-up.
+    func cpuPerOperation(_ operations: Int) -> Double {
+        let after = all.dropFirst()
+        return after.map(\.cpu).sorted()[after.count / 2] / Double(operations)
+    }
+
+    /// The connections each block after the warm-up opened (none when nothing counts them).
+    var openedAfterWarmUp: [Int] { all.dropFirst().compactMap(\.opened) }
+}

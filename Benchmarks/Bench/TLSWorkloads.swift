@@ -63,19 +63,10 @@ struct TLSWorkloads {
                             }
                         }
                     }
-                    var blocks: [(cpu: Double, opened: Int?)] = []
-                    let counted: () -> Void = {
-                        let accepted = counters?.accepted()
-                        let cpu = ProcessCPU.seconds()
-                        measured()
-                        let spent = ProcessCPU.seconds() - cpu
-                        blocks.append(
-                            (spent, accepted.flatMap { before in counters?.accepted().map { $0 - before } }))
-                    }
-                    let timings = measurement.interleaved(baseline: raw, measured: counted)
-                    let after = blocks.dropFirst()
-                    let cpu = after.map(\.cpu).sorted()[after.count / 2] / Double(600 / scale)
-                    let opened = after.compactMap(\.opened).map(String.init).joined(separator: " ")
+                    let blocks = MeasuredBlocks(counters: counters)
+                    let timings = measurement.interleaved(baseline: raw, measured: { blocks.run(measured) })
+                    let cpu = blocks.cpuPerOperation(600 / scale)
+                    let opened = blocks.openedAfterWarmUp.map(String.init).joined(separator: " ")
                     comparisons.append(
                         Comparison(
                             workload:
