@@ -154,15 +154,13 @@ echo "bench-nginx: nginx $("$nginx_binary" -v 2>&1 | sed 's/.*\///') at http://1
 run=(swift run -c release -Xswiftc -warnings-as-errors osprey-bench ${only:+--only $only}
     --server "http://127.0.0.1:$port")
 if [[ -n "$https" ]]; then
-    run+=(--https "https://localhost:$tls1_port,https://localhost:$tls2_port" --ca "$folder/ca.pem")
     if unshare --mount true 2>/dev/null; then
-        exec_in_namespace=(unshare --mount sh -c 'mount --bind "$0" "$1" && shift && exec "$@"'
-            "$folder/bundle.pem" "$system_bundle")
-        "${exec_in_namespace[@]}" "${run[@]}" "$@"
+        https_args=(--https "https://localhost:$tls1_port,https://localhost:$tls2_port" --ca "$folder/ca.pem")
+        unshare --mount sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' "$folder/bundle.pem" "$system_bundle" \
+            "${run[@]}" "${https_args[@]}" "$@"
         exit
     fi
     echo "bench-nginx: no mount namespace here (unshare --mount needs root): raw URLSession cannot" \
         "trust the throwaway CA, so the HTTPS workloads are left out" >&2
-    run=("${run[@]:0:${#run[@]}-4}")
 fi
 "${run[@]}" "$@"

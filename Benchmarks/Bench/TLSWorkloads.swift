@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Osprey
+import Promises
 
 /// W5 and W6: the small workload with 16 requests in flight over HTTPS, against nginx with a
 /// throwaway CA (`Scripts/bench-nginx.sh` makes it): W5 on a server that speaks HTTP/1.1 only
@@ -91,18 +92,16 @@ struct TLSWorkloads {
     }
 
     /// The HTTP versions the server saw, counted.
-    final class Versions: @unchecked Sendable {
-        // @unchecked: `counts` is only touched under `lock`.
-        private let lock = NSLock()
-        private var counts: [String: Int] = [:]
+    final class Versions: Sendable {
+        private let counts = Locked<[String: Int]>([:])
 
         func note(_ version: String?) {
-            lock.withLock { counts[version ?? "unknown", default: 0] += 1 }
+            counts.withLock { $0[version ?? "unknown", default: 0] += 1 }
         }
 
         var summary: String {
-            lock.withLock {
-                counts.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", ")
+            counts.withLock {
+                $0.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }.joined(separator: ", ")
             }
         }
     }

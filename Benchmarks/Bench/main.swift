@@ -26,11 +26,18 @@ if let index = CommandLine.arguments.firstIndex(of: "--stream-child"),
 }
 
 let quick = CommandLine.arguments.contains("--quick")
+
+/// The value after `flag` on the command line (`--server URL`), or nil.
+func argument(after flag: String) -> String? {
+    CommandLine.arguments.firstIndex(of: flag).flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    }
+}
+/// `--server URL`: another server with the same bodies (Scripts/bench-nginx.sh).
+let server = argument(after: "--server").flatMap { URL(string: $0) }
 let measurement = Measurement(repetitions: quick ? 1 : 7)
 let scale = quick ? 100 : 1
-let only = CommandLine.arguments.firstIndex(of: "--only").flatMap {
-    CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
-}
+let only = argument(after: "--only")
 
 print("osprey-bench\(quick ? " --quick (smoke run: sizes / 100, times meaningless)" : "")")
 print("Each line: medians over \(measurement.repetitions) runs of the workload and of a baseline run in")
@@ -44,17 +51,11 @@ for comparison in PromiseWorkloads(scale: scale, measurement: measurement, only:
 }
 
 if only == nil || only == "network" {
-    // `--server URL`: another server with the same two bodies (Scripts/bench-nginx.sh).
-    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
-    }
     print(
         "\nRequests against \(server.map { "the server at \($0.absoluteString)" } ?? "the loopback server") (ratio = time"
     )
     print("per request vs raw URLSession; 1.05 = 95 % of its throughput)")
-    let side = CommandLine.arguments.firstIndex(of: "--side").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
-    }
+    let side = argument(after: "--side")
     let workloads = NetworkWorkloads(
         scale: quick ? 20 : 1, measurement: measurement, server: server, side: side)
     for comparison in try workloads.run() {
@@ -64,17 +65,10 @@ if only == nil || only == "network" {
 
 // W5 and W6 (HTTPS): `--https http1URL,http2URL --ca FILE`, as Scripts/bench-nginx.sh passes them.
 if only == nil || only == "network" || only == "https",
-    let https = CommandLine.arguments.firstIndex(of: "--https").flatMap({
-        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
-    }),
-    let ca = CommandLine.arguments.firstIndex(of: "--ca").flatMap({
-        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
-    })
+    let https = argument(after: "--https"),
+    let ca = argument(after: "--ca")
 {
     let servers = https.split(separator: ",").compactMap { URL(string: String($0)) }
-    let plain = CommandLine.arguments.firstIndex(of: "--server").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
-    }
     if servers.count == 2 {
         print(
             "\nRequests over HTTPS against \(servers[0].absoluteString) (HTTP/1.1) and \(servers[1].absoluteString)"
@@ -82,7 +76,7 @@ if only == nil || only == "network" || only == "https",
         print("(HTTP/2), TLS 1.3, 16 in flight (ratio = time per request vs raw URLSession)")
         let workloads = TLSWorkloads(
             scale: quick ? 20 : 1, measurement: measurement, http1Server: servers[0], http2Server: servers[1],
-            authority: URL(fileURLWithPath: ca), counters: plain.flatMap { ServerCounters(nginx: $0) })
+            authority: URL(fileURLWithPath: ca), counters: server.flatMap { ServerCounters(nginx: $0) })
         for comparison in workloads.run() {
             print("  " + comparison.report())
         }
@@ -98,9 +92,6 @@ if only == nil || only == "recording" {
 
 if only == nil || only == "fairness" {
     print("\nFairness (a slow parser's neighbours on the same transport)")
-    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
-    }
     let fairness = FairnessWorkload(count: quick ? 30 : 600, measurement: measurement, server: server)
     #if os(Linux)
         let transports = [false, true]
@@ -138,9 +129,6 @@ if only == nil || only == "download" {
 // Each run in a process of its own, for its own peak RSS; 1 GiB and 64 MiB of events against
 // nginx with `Scripts/bench-nginx.sh --only stream`.
 if only == nil || only == "stream" {
-    let server = CommandLine.arguments.firstIndex(of: "--server").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? URL(string: CommandLine.arguments[$0 + 1]) : nil
-    }
     print(
         "\nStreaming (ResponseStream on the default transport, against \(server?.absoluteString ?? "loopback"))"
     )
