@@ -19,22 +19,45 @@
             return server
         }
 
+        /// A server whose `/held` answers only once the test leaves `gate` (or after 30 s), so
+        /// that requests stay in flight however slowly a loaded machine sends them.
+        private static func heldServer(until gate: DispatchGroup) throws -> LoopbackServer {
+            let server = try LoopbackServer()
+            server.route("/held") { request in
+                _ = gate.wait(timeout: .now() + 30)
+                return .text(request.path)
+            }
+            server.route("/quick") { request in .text(request.path) }
+            return server
+        }
+
+        /// A gate that holds `/held` answers until `leave()` is called once.
+        private static func closedGate() -> DispatchGroup {
+            let gate = DispatchGroup()
+            gate.enter()
+            return gate
+        }
+
         private static func get(_ transport: CurlTransport, _ url: URL) -> Promise<TransportResponse> {
             transport.send(TransportRequest(urlRequest: URLRequest(url: url)))
         }
 
         @Test("requests in flight together go to the least busy loop, and each gets its own answer")
         func spreadOverLoops() async throws {
-            let server = try Self.slowServer(delay: 0.5)
+            let gate = Self.closedGate()
+            let server = try Self.heldServer(until: gate)
             defer { server.stop() }
             let transport = try #require(CurlTransport(loops: 3))
-            let promises = (0..<9).map { index in Self.get(transport, server.url("/slow?n=\(index)")) }
-            // Counted as they are sent, before any has ended.
+            let promises = (0..<9).map { index in Self.get(transport, server.url("/held?n=\(index)")) }
+            // Counted as they are sent; none can end before the gate opens.
             #expect(transport.loopLoads == [3, 3, 3])
+            // All nine reach the server before any is answered: none can reuse another's connection.
+            #expect(await server.waitForRequests(count: 9, timeout: 30))
+            gate.leave()
             for (index, promise) in promises.enumerated() {
                 let response = try await promise.value
                 #expect(response.statusCode == 200)
-                #expect(String(decoding: response.data, as: UTF8.self) == "/slow")
+                #expect(String(decoding: response.data, as: UTF8.self) == "/held")
                 #expect(response.request.url?.query == "n=\(index)")
             }
             // Nine requests in flight at once on nine connections: three per loop.
@@ -70,13 +93,16 @@
 
         @Test("a loop that stops fails its own transfers with an error naming it; the others go on")
         func stoppedLoopFailsOnlyItsTransfers() async throws {
-            let server = try Self.slowServer(delay: 0.5)
+            let gate = Self.closedGate()
+            let server = try Self.heldServer(until: gate)
             defer { server.stop() }
             let transport = try #require(CurlTransport(loops: 2))
             // Least busy first, the first of equals: even ones on loop 0, odd ones on loop 1.
-            let promises = (0..<4).map { index in Self.get(transport, server.url("/slow?n=\(index)")) }
+            let promises = (0..<4).map { index in Self.get(transport, server.url("/held?n=\(index)")) }
             #expect(transport.loopLoads == [2, 2])
             await transport.stopLoop(0)
+            // The odd ones are answered only now, after loop 0 stopped with the even ones.
+            gate.leave()
             for (index, promise) in promises.enumerated() {
                 let result = await promise.result
                 if index.isMultiple(of: 2) {

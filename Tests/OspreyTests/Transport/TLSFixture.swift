@@ -145,7 +145,11 @@
         /// plain http (HTTP/1.1, or HTTP/2 to a client that starts with its preface), with an
         /// app that answers `{"version": …, "path": …, "client": …}`: the HTTP version the
         /// server saw, and the client's port (which tells connections apart).
-        /// Returns the port.
+        ///
+        /// A request for `/gather/NAME/COUNT/…` is answered only once COUNT requests of the group
+        /// NAME have arrived (or after 30 s): a test that counts what is in flight as it sends
+        /// does not depend on how fast a loaded machine runs it, since no request of the group can
+        /// end before the last one is sent. Returns the port.
         func startHTTP2Server(tls: Bool = true) async throws -> Int {
             try await Blocking.run { try self.startHTTP2Server(tls: tls) }
         }
@@ -154,11 +158,28 @@
         func startHTTP2Server(tls: Bool = true) throws -> Int {
             try startHypercorn(
                 app: """
-                    import json
+                    import asyncio, json
+
+                    class Group:
+                        def __init__(self):
+                            self.arrived = 0
+                            self.complete = asyncio.Event()
+
+                    groups = {}
 
                     async def app(scope, receive, send):
                         if scope["type"] != "http":
                             return
+                        parts = scope["path"].split("/")
+                        if len(parts) > 3 and parts[1] == "gather":
+                            group = groups.setdefault(parts[2], Group())
+                            group.arrived += 1
+                            if group.arrived >= int(parts[3]):
+                                group.complete.set()
+                            try:
+                                await asyncio.wait_for(group.complete.wait(), 30)
+                            except asyncio.TimeoutError:
+                                pass
                         body = json.dumps({"version": scope["http_version"], "path": scope["path"],
                                            "client": scope["client"][1]}).encode()
                         await send({"type": "http.response.start", "status": 200, "headers": [
