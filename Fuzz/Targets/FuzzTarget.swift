@@ -25,6 +25,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case cacheEntry = "cache-entry"
     /// A streamed request body's framing: never a byte beyond its declared length.
     case bodyStream = "body-stream"
+    /// A server's bytes to a WebSocket client: frames, fragments, control frames, close codes,
+    /// UTF-8 and the size limits, cut anywhere.
+    case webSocket = "websocket"
 
     /// Reads one input.
     package func run(_ input: Data) {
@@ -38,6 +41,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .eventStream: EventStreamTarget.run(input)
         case .cacheEntry: CacheEntryTarget.run(input)
         case .bodyStream: BodyStreamTarget.run(input)
+        case .webSocket: WebSocketTarget.run(input)
         }
     }
 }

@@ -45,6 +45,8 @@ static void load(void) {
     FIND(easy_getinfo, "curl_easy_getinfo");
     FIND(easy_pause, "curl_easy_pause");
     FIND(easy_strerror, "curl_easy_strerror");
+    FIND(easy_send, "curl_easy_send");
+    FIND(easy_recv, "curl_easy_recv");
     FIND(multi_init, "curl_multi_init");
     FIND(multi_cleanup, "curl_multi_cleanup");
     FIND(multi_setopt, "curl_multi_setopt");
@@ -119,6 +121,16 @@ int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) {
 int ccurl_easy_pause(ccurl_easy *easy, int bits) { return ccurl_load() == 0 ? ccurl_lib.easy_pause(easy, bits) : -1; }
 
 const char *ccurl_easy_strerror(int code) { return ccurl_load() == 0 ? ccurl_lib.easy_strerror(code) : "libcurl not loaded"; }
+
+int ccurl_easy_send(ccurl_easy *easy, const void *bytes, size_t count, size_t *sent) {
+    *sent = 0;
+    return ccurl_load() == 0 ? ccurl_lib.easy_send(easy, bytes, count, sent) : -1;
+}
+
+int ccurl_easy_recv(ccurl_easy *easy, void *buffer, size_t capacity, size_t *received) {
+    *received = 0;
+    return ccurl_load() == 0 ? ccurl_lib.easy_recv(easy, buffer, capacity, received) : -1;
+}
 
 ccurl_multi *ccurl_multi_init(void) { return ccurl_load() == 0 ? ccurl_lib.multi_init() : NULL; }
 
@@ -222,6 +234,8 @@ int ccurl_easy_setopt_progress_callback(ccurl_easy *easy, int option, ccurl_prog
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) { (void)easy; (void)info; (void)value; return -1; }
 int ccurl_easy_pause(ccurl_easy *easy, int bits) { (void)easy; (void)bits; return -1; }
 const char *ccurl_easy_strerror(int code) { (void)code; return "libcurl not loaded"; }
+int ccurl_easy_send(ccurl_easy *easy, const void *bytes, size_t count, size_t *sent) { (void)easy; (void)bytes; (void)count; *sent = 0; return -1; }
+int ccurl_easy_recv(ccurl_easy *easy, void *buffer, size_t capacity, size_t *received) { (void)easy; (void)buffer; (void)capacity; *received = 0; return -1; }
 ccurl_multi *ccurl_multi_init(void) { return NULL; }
 int ccurl_multi_cleanup(ccurl_multi *multi) { (void)multi; return -1; }
 int ccurl_multi_setopt_long(ccurl_multi *multi, int option, long value) { (void)multi; (void)option; (void)value; return -1; }
@@ -233,7 +247,9 @@ int ccurl_multi_wakeup(ccurl_multi *multi) { (void)multi; return -1; }
 ccurl_easy *ccurl_multi_next_done(ccurl_multi *multi, int *result) { (void)multi; (void)result; return NULL; }
 int ccurl_easy_active_socket(ccurl_easy *easy) { (void)easy; return -1; }
 int ccurl_easy_metrics(ccurl_easy *easy, ccurl_metrics *metrics) { (void)easy; memset(metrics, 0, sizeof *metrics); return -1; }
-ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context) { (void)multi; (void)activity; (void)context; return NULL; }
+ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, ccurl_channel_callback channel, void *context) { (void)multi; (void)activity; (void)channel; (void)context; return NULL; }
+void ccurl_poller_watch_channel(ccurl_poller *poller, int socket, int events) { (void)poller; (void)socket; (void)events; }
+void ccurl_poller_forget_channel(ccurl_poller *poller, int socket) { (void)poller; (void)socket; }
 void ccurl_poller_destroy(ccurl_poller *poller) { (void)poller; }
 void ccurl_poller_wake(ccurl_poller *poller) { (void)poller; }
 int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running) { (void)poller; (void)max_wait_milliseconds; (void)running; return -1; }

@@ -6,6 +6,8 @@
 
 #include "CCurl.h"
 
+#include <stddef.h>
+
 // curl_multi_info_read's answer, laid out as libcurl's struct CURLMsg.
 struct ccurl_message {
     int msg;  // CURLMSG_DONE is 1
@@ -37,6 +39,8 @@ struct ccurl_library {
     int (*easy_getinfo)(void *, int, ...);
     int (*easy_pause)(void *, int);
     const char *(*easy_strerror)(int);
+    int (*easy_send)(void *, const void *, size_t, size_t *);
+    int (*easy_recv)(void *, void *, size_t, size_t *);
     void *(*multi_init)(void);
     int (*multi_cleanup)(void *);
     int (*multi_setopt)(void *, int, ...);

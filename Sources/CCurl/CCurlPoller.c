@@ -50,6 +50,9 @@ enum socket_state {
     IDLE,
     // Retired: its descriptor now refers to a socket whose peer is gone.
     RETIRED,
+    // A CONNECT_ONLY connection the application reads and writes itself: readiness goes to the
+    // channel callback, never to libcurl.
+    CHANNEL,
 };
 
 struct socket_entry {
@@ -76,6 +79,7 @@ struct ccurl_poller {
     int highest;
     long retired;
     ccurl_activity_callback activity;
+    ccurl_channel_callback channel;
     void *context;
 };
 
@@ -160,13 +164,15 @@ static void retire(struct ccurl_poller *poller, int socket, struct socket_entry 
     close(pair[0]);
 }
 
-ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context) {
+ccurl_poller *ccurl_poller_create(
+    ccurl_multi *multi, ccurl_activity_callback activity, ccurl_channel_callback channel, void *context) {
     if (ccurl_load() != 0 || multi == NULL) return NULL;
     struct ccurl_poller *poller = calloc(1, sizeof *poller);
     if (poller == NULL) return NULL;
     poller->multi = multi;
     poller->timer = -1;
     poller->activity = activity;
+    poller->channel = channel;
     poller->context = context;
     poller->capacity = 64;
     poller->sockets = calloc((size_t)poller->capacity, sizeof *poller->sockets);
@@ -231,6 +237,15 @@ int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *runni
     for (int index = 0; index < count; index++) {
         int socket = events[index].data.fd;
         struct socket_entry *found = socket == poller->wake ? NULL : entry(poller, socket);
+        if (found != NULL && found->state == CHANNEL && poller->channel != NULL) {
+            uint32_t ready = events[index].events;
+            int what = 0;
+            if (ready & EPOLLIN) what |= CCURL_CHANNEL_READABLE;
+            if (ready & EPOLLOUT) what |= CCURL_CHANNEL_WRITABLE;
+            if (ready & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)) what |= CCURL_CHANNEL_CLOSED;
+            poller->channel(poller->context, socket, what);
+            continue;
+        }
         if (found == NULL || found->state != ACTIVE) continue;
         uint32_t ready = events[index].events;
         int mask = 0;
@@ -302,5 +317,29 @@ int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) {
 }
 
 long ccurl_poller_retired_count(ccurl_poller *poller) { return poller->retired; }
+
+void ccurl_poller_watch_channel(ccurl_poller *poller, int socket, int events) {
+    struct socket_entry *found = entry(poller, socket);
+    if (found == NULL) return;
+    found->state = CHANNEL;
+    found->easy = NULL;
+    if (events == 0) {
+        epoll_ctl(poller->epoll, EPOLL_CTL_DEL, socket, NULL);
+        return;
+    }
+    uint32_t wanted = 0;
+    // A hang-up is reported with reading only: a paused reader must not be told over and over.
+    if (events & CCURL_CHANNEL_READABLE) wanted |= EPOLLIN | EPOLLRDHUP;
+    if (events & CCURL_CHANNEL_WRITABLE) wanted |= EPOLLOUT;
+    watch(poller, socket, wanted);
+}
+
+void ccurl_poller_forget_channel(ccurl_poller *poller, int socket) {
+    struct socket_entry *found = entry(poller, socket);
+    if (found == NULL || found->state != CHANNEL) return;
+    epoll_ctl(poller->epoll, EPOLL_CTL_DEL, socket, NULL);
+    // libcurl closes it with the connection: the number is then anyone's.
+    found->state = UNKNOWN;
+}
 
 #endif

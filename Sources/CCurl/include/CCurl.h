@@ -49,6 +49,8 @@ enum {
     CCURLOPT_UPLOAD = 46,
     CCURLOPT_POST = 47,
     CCURLOPT_FOLLOWLOCATION = 52,
+    CCURLOPT_HTTPPROXYTUNNEL = 61,
+    CCURLOPT_CONNECT_ONLY = 141,
     CCURLOPT_FRESH_CONNECT = 74,
     CCURLOPT_XFERINFODATA = 10057,
     CCURLOPT_CAINFO = 10065,
@@ -109,6 +111,14 @@ enum {
     CCURLPAUSE_CONT = 0,
 };
 
+// A channel's readiness (ccurl_channel_callback), and CURLE_AGAIN.
+enum {
+    CCURL_CHANNEL_READABLE = 1,
+    CCURL_CHANNEL_WRITABLE = 2,
+    CCURL_CHANNEL_CLOSED = 4,
+    CCURLE_AGAIN = 81,
+};
+
 // HTTP versions (CURL_HTTP_VERSION_*).
 enum {
     CCURL_HTTP_VERSION_1_1 = 2,
@@ -133,6 +143,11 @@ int ccurl_easy_setopt_progress_callback(ccurl_easy *easy, int option, ccurl_prog
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_pause(ccurl_easy *easy, int bits);
 const char *ccurl_easy_strerror(int code);
+/// curl_easy_send and curl_easy_recv, on a connection made with CURLOPT_CONNECT_ONLY: the CURLcode
+/// (CCURLE_AGAIN when the socket is not ready), and in `sent` or `received` how many bytes moved.
+/// A recv that returns 0 with 0 bytes means the peer closed the connection.
+int ccurl_easy_send(ccurl_easy *easy, const void *bytes, size_t count, size_t *sent);
+int ccurl_easy_recv(ccurl_easy *easy, void *buffer, size_t capacity, size_t *received);
 
 ccurl_multi *ccurl_multi_init(void);
 int ccurl_multi_cleanup(ccurl_multi *multi);
@@ -182,8 +197,13 @@ typedef struct ccurl_poller ccurl_poller;
 /// idle timeout, whether or not libcurl then makes anything of the bytes.
 typedef void (*ccurl_activity_callback)(void *context, ccurl_easy *easy);
 
+/// Told that the socket of a channel (ccurl_poller_watch_channel) is ready: `events` has
+/// CCURL_CHANNEL_READABLE, CCURL_CHANNEL_WRITABLE and CCURL_CHANNEL_CLOSED (an error or a hang-up).
+typedef void (*ccurl_channel_callback)(void *context, int socket, int events);
+
 /// Installs the socket and timer callbacks on `multi`; NULL on failure (no epoll or eventfd).
-ccurl_poller *ccurl_poller_create(ccurl_multi *multi, ccurl_activity_callback activity, void *context);
+ccurl_poller *ccurl_poller_create(
+    ccurl_multi *multi, ccurl_activity_callback activity, ccurl_channel_callback channel, void *context);
 /// Frees the poller; call after curl_multi_cleanup (which may still call its callbacks).
 void ccurl_poller_destroy(ccurl_poller *poller);
 /// Wakes a waiting ccurl_poller_run, from any thread.
@@ -202,6 +222,13 @@ void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed);
 int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy);
 /// How many idle connections the poller retired so far.
 long ccurl_poller_retired_count(ccurl_poller *poller);
+/// Watches the socket of a connection made with CURLOPT_CONNECT_ONLY, which the application now
+/// reads and writes itself (a WebSocket), for `events` (CCURL_CHANNEL_READABLE and or WRITABLE;
+/// 0 takes it out of the epoll set, so a hang-up is not reported over and over while its reader
+/// is paused). Readiness goes to the channel callback. Call again to change the events.
+void ccurl_poller_watch_channel(ccurl_poller *poller, int socket, int events);
+/// Stops watching a channel's socket: call before its connection is closed.
+void ccurl_poller_forget_channel(ccurl_poller *poller, int socket);
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
 void ccurl_slist_free_all(ccurl_slist *list);

@@ -83,7 +83,10 @@ extension AbstractAPI {
         func context() -> APIError.Context {
             APIError.Context(request: exchange.request, response: exchange.response, data: exchange.data)
         }
-        guard validate(ResponseHead(exchange), data: exchange.data) else {
+        // A final `101` exists only where a WebSocket asked the transport for an upgrade, which
+        // checked the handshake already: it is that request's success, whatever the API's rule
+        // for statuses (an override of `validate` written for 2xx would refuse it).
+        guard exchange.statusCode == 101 || validate(ResponseHead(exchange), data: exchange.data) else {
             let serverError = responseParser.getError(from: exchange.data, response: exchange.response)
             throw APIError.unacceptableStatus(context: context(), serverError: serverError)
         }

@@ -6,12 +6,23 @@ extension URL {
     /// URL and to strip credentials when a redirect leaves the original origin.
     func hasSameOrigin(as other: URL?) -> Bool {
         guard let other else { return false }
-        return scheme?.lowercased() == other.scheme?.lowercased()
+        return httpScheme == other.httpScheme
             && host?.lowercased() == other.host?.lowercased()
             && effectivePort == other.effectivePort
     }
 
+    /// The scheme in lower case, a WebSocket's as the HTTP one its handshake uses (`ws` is
+    /// `http`, `wss` is `https`, RFC 6455 §3): a socket at `wss://host` is the API at
+    /// `https://host`, and gets its credentials.
+    var httpScheme: String? {
+        switch scheme?.lowercased() {
+        case "ws": "http"
+        case "wss": "https"
+        case let other: other
+        }
+    }
+
     private var effectivePort: Int? {
-        port ?? (scheme?.lowercased() == "https" ? 443 : scheme?.lowercased() == "http" ? 80 : nil)
+        port ?? (httpScheme == "https" ? 443 : httpScheme == "http" ? 80 : nil)
     }
 }

@@ -9,7 +9,7 @@ package struct ResponseHeadReader {
     package enum Step: Equatable {
         /// More lines are needed.
         case needMore
-        /// A blank line ended a final head (status 200 or more).
+        /// A blank line ended a final head (status 200 or more, or an accepted 101).
         case finalHead
         /// The status line cannot be read.
         case invalidStatusLine
@@ -20,6 +20,10 @@ package struct ResponseHeadReader {
     /// The fields of the current head in order, as sent (names as spelled, values trimmed).
     package private(set) var lines: [(name: String, value: String)] = []
 
+    /// Whether a `101 Switching Protocols` head is final (an upgrade was asked for): otherwise
+    /// it is interim, like every `1xx`, and forgotten when the next status line comes.
+    package var acceptsSwitchingProtocols = false
+
     package init() {}
 
     /// Takes one line (its `\r\n` or `\n` may be included).
@@ -28,7 +32,9 @@ package struct ResponseHeadReader {
         while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         let line = bytes[..<end]
         guard !line.isEmpty else {
-            guard let status, status.code >= 200 else { return .needMore }
+            guard let status, status.code >= 200 || (status.code == 101 && acceptsSwitchingProtocols) else {
+                return .needMore
+            }
             return .finalHead
         }
         if line.starts(with: "HTTP/".utf8) {

@@ -18,6 +18,8 @@
         /// Set once in `init`, before the thread starts.
         private var poller: OpaquePointer!
         private var transfers: [OpaquePointer: CurlTransfer] = [:]
+        /// Sockets read and written by their owners (upgrades), by descriptor.
+        private var channels: [Int32: any CurlSocketOwner] = [:]
         /// Whether libcurl tells which connection each transfer takes (7.80 and later): only then
         /// are idle connections watched, since one reused unseen would look idle.
         private var seesReuse = true
@@ -58,6 +60,8 @@
             /// The body stream `reader` overran its length: the transfer stops if it still reads
             /// from it (a reader of an earlier hop, a redirect's or a retry's, is ignored).
             case overran(CurlTransfer, BodyStreamReader)
+            /// Lets the owner of a channel do what other threads asked of it.
+            case service(any CurlSocketOwner)
             /// Reports how many idle connections were retired so far.
             case inspect(@Sendable (Int) -> Void)
             /// Fails every transfer of the loop with ``CurlLoopStopped`` and ends the thread, then
@@ -87,7 +91,7 @@
             // destroyed by `run`, which the thread holds the loop for).
             guard
                 let poller = ccurl_poller_create(
-                    multi, curlActivity, Unmanaged.passUnretained(self).toOpaque())
+                    multi, curlActivity, curlChannel, Unmanaged.passUnretained(self).toOpaque())
             else {
                 ccurl_multi_cleanup(multi)
                 return nil
@@ -178,6 +182,30 @@
             if ccurl_poller_prepare(poller, handle) != 0 { seesReuse = false }
         }
 
+        /// Watches `socket` for its owner (an upgrade), for `events` (`CCURL_CHANNEL_*`; 0 for
+        /// none, while it reads nothing and has nothing to write). On the loop's thread.
+        func watchChannel(_ socket: Int32, owner: any CurlSocketOwner, events: Int32) {
+            channels[socket] = owner
+            ccurl_poller_watch_channel(poller, socket, events)
+        }
+
+        /// Stops watching an owner's socket, before its connection closes. On the loop's thread.
+        func forgetChannel(_ socket: Int32) {
+            channels[socket] = nil
+            ccurl_poller_forget_channel(poller, socket)
+        }
+
+        /// Forgets a transfer whose handle left the multi handle outside a completion (an
+        /// upgrade's handshake ended). On the loop's thread.
+        func release(_ transfer: CurlTransfer) {
+            if transfers[transfer.handle] === transfer { transfers[transfer.handle] = nil }
+        }
+
+        /// A channel's socket is ready.
+        fileprivate func channelReady(_ socket: Int32, _ events: Int32) {
+            channels[socket]?.socketReady(events, in: multi)
+        }
+
         /// A byte arrived on the HTTP/1 connection of the transfer on `handle`.
         fileprivate func sawActivity(on handle: OpaquePointer) {
             transfers[handle]?.lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -210,6 +238,8 @@
                             transfers[transfer.handle] = nil
                             transfer.detach(from: multi) { .transport(underlying: overrun, context: $0) }
                         }
+                    case .service(let owner):
+                        owner.service(in: multi)
                     case .inspect(let report):
                         report(ccurl_poller_retired_count(poller))
                     case .shutDown(let reason, let then):
@@ -234,7 +264,9 @@
                 }
                 var result: Int32 = 0
                 while let handle = ccurl_multi_next_done(multi, &result) {
-                    let version = noteConnection(of: handle)
+                    // An upgrade's connection is never pooled: its owner reads it.
+                    let upgrading = transfers[handle]?.upgradeSink != nil
+                    let version = upgrading ? 0 : noteConnection(of: handle)
                     if let transfer = transfers.removeValue(forKey: handle) {
                         // A transfer that failed before a version was chosen tells nothing.
                         if let origin = transfer.placementOrigin, version != 0 {
@@ -279,6 +311,8 @@
                 transfer.detach(from: multi, failing: { .transport(underlying: stopped, context: $0) })
             }
             transfers = [:]
+            for owner in channels.values { owner.loopStopped(stopped, in: multi) }
+            channels = [:]
             ccurl_multi_cleanup(multi)
             for handle in handles.withLock({ handles in
                 defer { handles.spares = nil }
@@ -301,6 +335,12 @@
         var description: String {
             "CurlTransport's loop \(loop) stopped (\(reason)) with this transfer in flight"
         }
+    }
+
+    /// The poller's channel callback: `context` is the loop, unretained.
+    private let curlChannel: ccurl_channel_callback = { context, socket, events in
+        guard let context else { return }
+        Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue().channelReady(socket, events)
     }
 
     /// The poller's activity callback: `context` is the loop, unretained.

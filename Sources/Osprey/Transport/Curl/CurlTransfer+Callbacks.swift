@@ -68,6 +68,8 @@
         /// Forgets the previous hop's response.
         func resetResponse() {
             headReader = ResponseHeadReader()
+            headReader.acceptsSwitchingProtocols = upgradeSink != nil
+            handshake = nil
             head = nil
             madeResponse = nil
             followsThisHop = false

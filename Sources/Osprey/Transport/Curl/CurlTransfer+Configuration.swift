@@ -27,7 +27,10 @@
             try allowOnlyHTTP()
             if onFreshConnection { try set(CCURLOPT_FRESH_CONNECT, 1) }
             let isSecure = url.lowercased().hasPrefix("https:")
-            let version = Self.curlVersion(settings.httpVersion, isSecure: isSecure)
+            // An upgrade is HTTP/1.1's: HTTP/2 has no `101` (RFC 9113 §8.6).
+            let version =
+                upgradeSink != nil
+                ? CCURL_HTTP_VERSION_1_1 : Self.curlVersion(settings.httpVersion, isSecure: isSecure)
             try set(CCURLOPT_HTTP_VERSION, version)
             // Where HTTP/2 may be spoken, wait for a connection being set up rather than open
             // another: it may turn out to be HTTP/2, which carries every request to its host at once.
@@ -75,6 +78,15 @@
             try check(
                 ccurl_easy_setopt_progress_callback(handle, Int32(CCURLOPT_XFERINFOFUNCTION), curlProgress))
             try check(ccurl_easy_setopt_pointer(handle, Int32(CCURLOPT_XFERINFODATA), context))
+            if upgradeSink != nil {
+                // libcurl only connects (through the proxy's tunnel, then TLS); the loop writes
+                // the request itself (see ``CurlHandshake``). Over a proxy even plain http goes
+                // through a CONNECT tunnel: the upgraded bytes must reach the origin untouched.
+                try set(CCURLOPT_CONNECT_ONLY, 1)
+                if proxy != nil { try set(CCURLOPT_HTTPPROXYTUNNEL, 1) }
+                resetResponse()
+                return
+            }
             let (sendsBody, uploadSize) = try configureMethodAndBody()
             var list: OpaquePointer?
             // Framing comes from the body alone (see `TransportRequest.framingHeaderNames`).

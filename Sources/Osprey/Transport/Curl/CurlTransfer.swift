@@ -39,7 +39,7 @@
         }
 
         private(set) var request: URLRequest
-        private var redirects = 0
+        private(set) var redirects = 0
         /// The heads of the redirects followed, for the response's ``TransportResponse/redirects``.
         private var hops: [TransportResponse] = []
         /// Whether the current hop is a second try on a new connection (see ``complete(in:result:)``).
@@ -84,6 +84,10 @@
         /// Set by a callback that stopped the transfer (the size limit, a framing error): what it
         /// ends with, whatever libcurl reports.
         var failure: APIError?
+        /// An upgrade's opening, once libcurl made its connection (see ``CurlHandshake``).
+        var handshake: CurlHandshake?
+        /// The sink of a request that asks for an upgrade (a WebSocket's opening).
+        let upgradeSink: (any UpgradeSink)?
 
         // Timers, in uptime nanoseconds.
         private let started = DispatchTime.now().uptimeNanoseconds
@@ -98,6 +102,7 @@
             self.settings = settings
             self.handle = handle
             original = request
+            upgradeSink = request.downloadSink as? any UpgradeSink
             self.request = request.urlRequest
             self.resolver = resolver
             self.delivery = delivery
@@ -149,6 +154,8 @@
         /// Takes the handle out (which closes its connection if the transfer was not finished) and
         /// fails with the error made from the current context.
         func detach(from multi: OpaquePointer, failing makeError: CurlLoop.APIErrorMaker) {
+            // The poller stops watching a handshake's socket before libcurl closes it.
+            if let handshake { loop?.forgetChannel(handshake.socket) }
             ccurl_multi_remove_handle(multi, handle)
             fail(makeError(context))
         }
@@ -163,7 +170,17 @@
 
         /// libcurl finished the hop: deliver, follow a redirect, or fail.
         func complete(in multi: OpaquePointer, result: Int32) {
+            // An upgrade's connection is made: the loop writes the request and reads the answer
+            // on it, keeping the handle in the multi handle (libcurl forgets a CONNECT_ONLY
+            // connection whose handle leaves it).
+            if upgradeSink != nil, handshake == nil, result == 0 { return beginHandshake(in: multi) }
             ccurl_multi_remove_handle(multi, handle)
+            finish(result: result, in: multi)
+        }
+
+        /// The hop's answer is complete (the handle is out of the multi handle): deliver, follow
+        /// a redirect, or fail.
+        func finish(result: Int32, in multi: OpaquePointer) {
             if let failure { return fail(failure) }
             // An overrun that came after the length went out still fails: the body was not what it said.
             if let overrun = bodyReader?.overrun {
@@ -248,7 +265,7 @@
         }
 
         /// Sends ``request`` again on the same handle, reset: a redirect's next hop, or a second try.
-        private func startNextHop(in multi: OpaquePointer) {
+        func startNextHop(in multi: OpaquePointer) {
             release()
             ccurl_easy_reset(handle)
             if attach(to: multi) { loop?.adopt(self) }
@@ -301,7 +318,7 @@
 
         /// Fails the transfer. A download's partial file gets the bytes still on their way to
         /// disk first: a `download` started as soon as this one fails resumes from all of them.
-        private func fail(_ error: APIError) {
+        func fail(_ error: APIError) {
             if sinkBegun, let writer {
                 sinkBegun = false
                 writer.abandon { [self] in settle(.failure(error)) }
@@ -313,7 +330,7 @@
 
         /// Delivers the hop's response and body on the delivery queue,
         /// off the loop, unless the loop made it already.
-        private func deliver(_ head: CurlResponseHead, metrics: RequestMetrics?) {
+        func deliver(_ head: CurlResponseHead, metrics: RequestMetrics?) {
             let (made, data, request, sinking, resolver, hops) = (
                 madeResponse, body.take(), request, sinking, resolver, hops
             )
@@ -350,6 +367,12 @@
             if let loop { loop.recycle(handle) } else { ccurl_easy_cleanup(handle) }
         }
 
+        /// The handle now belongs to an upgraded connection, which closes and recycles it: this
+        /// transfer never touches it again.
+        func handOffHandle() {
+            disposed = true
+        }
+
         /// Settles the promise on the delivery queue, or right here when the API completes on
         /// the transport's thread (the loop, or the disk writer's queue after a download).
         func settle(_ outcome: Result<TransportResponse, APIError>) {
@@ -367,7 +390,7 @@
             APIError.Context(request: request, response: response, data: data)
         }
 
-        private func transportError(_ code: Int32) -> APIError {
+        func transportError(_ code: Int32) -> APIError {
             let urlCode: URLError.Code =
                 switch code {
                 case 6: .cannotFindHost  // CURLE_COULDNT_RESOLVE_HOST

@@ -212,3 +212,11 @@
         }
     }
 #endif
+
+#if canImport(CCurl)
+    extension CurlTransport: UpgradingTransport {
+        /// Upgrades go on connections of their own, made by libcurl and then read and written by
+        /// the loop (see ``CurlHandshake`` and ``CurlChannel``).
+        package var supportsUpgrades: Bool { true }
+    }
+#endif

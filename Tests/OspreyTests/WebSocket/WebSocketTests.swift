@@ -1,0 +1,132 @@
+#if os(Linux)
+    import Foundation
+    import OspreyTesting
+    import Testing
+
+    @testable import Osprey
+
+    /// WebSockets through the API against an independent server (Python's `websockets`).
+    @Suite(
+        "WebSocket: opening, messages and closing against Python's websockets",
+        .enabled(
+            if: WebSocketServer.python != nil, "OSPREY_PYTHON is not set: run the tests with Scripts/test.sh")
+    )
+    struct WebSocketTests {
+        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
+            let baseURL: String
+
+            init(baseURL: String, transport: any HTTPTransport) {
+                self.baseURL = baseURL
+                super.init(responseParser: JSONParser(), transport: transport)
+                responseQueue = DispatchQueue(label: "websocket.response")
+            }
+
+            convenience init(baseURL: String) throws {
+                self.init(baseURL: baseURL, transport: try #require(CurlTransport()))
+            }
+        }
+
+        @Test("text and binary messages echo back in order, and a close both sides agree to ends the socket")
+        func echo() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            let socket = try await api.webSocket(route: api.get(endpoint: "/echo")).value
+            #expect(socket.response.statusCode == 101)
+            try await socket.send(text: "hello").value
+            try await socket.send(data: Data([0, 1, 2, 255])).value
+            try await socket.send(text: String(repeating: "é", count: 40_000)).value
+            var iterator = socket.messages.makeAsyncIterator()
+            var received: [WebSocketMessage?] = []
+            for _ in 0..<3 { received.append(try await iterator.next()) }
+            #expect(
+                received == [
+                    .text("hello"), .binary(Data([0, 1, 2, 255])),
+                    .text(String(repeating: "é", count: 40_000)),
+                ])
+            let close = try await socket.close(code: .normal, reason: "done").value
+            #expect(close == WebSocketClose(code: .normal, reason: "done", initiator: .client))
+            let end = try await iterator.next()
+            #expect(end == nil)
+            await #expect(throws: WebSocketError.closed) { try await socket.send(text: "late").value }
+        }
+
+        @Test("the server's close ends the sequence cleanly, with its code and reason")
+        func serverCloses() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            let socket = try await api.webSocket(route: api.get(endpoint: "/close")).value
+            socket.send(text: "go")
+            var received: [WebSocketMessage] = []
+            for try await message in socket.messages { received.append(message) }
+            #expect(received.isEmpty)
+            #expect(
+                try await socket.closed.value
+                    == WebSocketClose(code: WebSocketCloseCode(4000), reason: "bye", initiator: .server))
+        }
+
+        @Test(
+            "the handshake carries the API's headers and the offered subprotocol; the server's choice is kept"
+        )
+        func handshakeHeaders() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            api.configuration.headers["X-Client"] = "osprey-tests"
+            var options = WebSocketOptions()
+            options.subprotocols = ["superchat", "chat"]
+            let socket = try await api.webSocket(
+                route: api.get(endpoint: "/headers?room=1"), options: options
+            ).value
+            #expect(socket.subprotocol == "chat")
+            var iterator = socket.messages.makeAsyncIterator()
+            let next = try await iterator.next()
+            let first = try #require(next)
+            let headers = try socket.decode([String: String].self, from: first)
+            #expect(headers["x-client"] == "osprey-tests")
+            #expect(headers["sec-websocket-protocol"] == "superchat, chat")
+            #expect(headers["sec-websocket-version"] == "13")
+            #expect(headers["host"] == "127.0.0.1:\(server.port)")
+            socket.cancel()
+        }
+
+        @Test("a refused handshake fails like any request, with the status and the body")
+        func refused() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            let result = await api.webSocket(route: api.get(endpoint: "/forbidden")).result
+            guard case .failure(APIError.unacceptableStatus(let context, _)) = result else {
+                Issue.record("\(result)")
+                return
+            }
+            #expect(context.response?.statusCode == 403)
+            #expect(String(decoding: context.data ?? Data(), as: UTF8.self) == "no sockets for you\n")
+        }
+
+        @Test("a redirect is followed to the socket")
+        func redirect() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            let socket = try await api.webSocket(route: api.get(endpoint: "/redirect")).value
+            try await socket.send(text: "after a redirect").value
+            var iterator = socket.messages.makeAsyncIterator()
+            let echoed = try await iterator.next()
+            #expect(echoed == .text("after a redirect"))
+            socket.cancel()
+        }
+
+        @Test("URLSessionTransport on Linux fails at once with an error that names CurlTransport")
+        func urlSessionTransport() async throws {
+            let api = SocketAPI(baseURL: "ws://127.0.0.1:9", transport: URLSessionTransport())
+            let result = await api.webSocket(route: api.get(endpoint: "/echo")).result
+            guard case .failure(WebSocketError.unsupportedTransport(let reason)) = result else {
+                Issue.record("\(result)")
+                return
+            }
+            #expect(reason.contains("CurlTransport"))
+        }
+    }
+#endif
