@@ -135,7 +135,12 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
     /// - Throws: how the socket failed; `CancellationError` when the task was cancelled (the
     ///   socket is then cancelled too).
     func nextMessage() async throws -> WebSocketMessage? {
-        try await withTaskCancellationHandler {
+        // A task cancelled before it asks gets what a task cancelled while it waits gets.
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<WebSocketMessage?, any Error>) in
                 let effects = state.withLock { state -> [@Sendable () -> Void] in

@@ -3,7 +3,7 @@ import Foundation
 /// The client's side of the opening handshake (RFC 6455 §4.1): the fields the upgrade request
 /// carries, and the checks of the server's `101 Switching Protocols` that prove it speaks
 /// WebSocket and agreed only to what was offered.
-struct WebSocketHandshake: Sendable {
+package struct WebSocketHandshake: Sendable {
     /// The protocol's fixed GUID, appended to the key before hashing (RFC 6455 §1.3).
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -54,7 +54,7 @@ struct WebSocketHandshake: Sendable {
 
     /// The `Sec-WebSocket-Accept` a server must answer `key` with: base64 of SHA-1 of the key and
     /// the GUID.
-    static func accept(for key: String) -> String {
+    package static func accept(for key: String) -> String {
         Data(SHA1.digest(Array((key + guid).utf8))).base64EncodedString()
     }
 

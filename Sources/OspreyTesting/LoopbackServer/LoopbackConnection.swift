@@ -40,7 +40,7 @@ struct LoopbackConnection {
             do {
                 while let parsed = try parser.nextRequest() {
                     sentContinue = false
-                    guard respond(to: parsed) else { return }
+                    guard respond(to: parsed, leftover: { parser.bufferedBytes }) else { return }
                 }
             } catch {
                 core.record(
@@ -92,7 +92,7 @@ struct LoopbackConnection {
     }
 
     /// Records the request, runs its handler and writes the answer; false when the connection must end.
-    private func respond(to parsed: HTTPRequestParser.Parsed) -> Bool {
+    private func respond(to parsed: HTTPRequestParser.Parsed, leftover: () -> [UInt8]) -> Bool {
         var request = LoopbackServer.Request(
             method: parsed.method,
             target: parsed.target,
@@ -115,6 +115,14 @@ struct LoopbackConnection {
             }
         } else {
             response = .text("no route for \(request.method) \(request.path)\n", status: 404)
+        }
+        if let session = response.webSocketSession {
+            // The connection is the WebSocket's from here: the session reads what followed the
+            // request, and the connection closes when it returns.
+            guard write(response, method: request.method, keepAlive: true) else { return false }
+            let peer = LoopbackServer.WebSocketPeer(fd: fd, wakeFD: core.wakeReadFD, leftover: leftover())
+            try? session(peer)
+            return false
         }
         return write(response, method: request.method, keepAlive: parsed.keepAlive)
     }

@@ -38,6 +38,8 @@ extension LoopbackServer {
         public var faults = Faults()
         /// Writes a streamed body (``streaming(status:headers:_:)``).
         var producer: (@Sendable (LoopbackServer.BodyWriter) -> Void)?
+        /// After a `101`, the server's side of a WebSocket, run on the connection's thread.
+        var webSocketSession: (@Sendable (WebSocketPeer) throws -> Void)?
         /// Whether a streamed body ends by closing the connection, without its last chunk.
         var cutsStream = false
 

@@ -128,7 +128,8 @@
             if events & Int32(CCURL_CHANNEL_WRITABLE) != 0 { flush(in: multi) }
             if !ended, events & Int32(CCURL_CHANNEL_READABLE | CCURL_CHANNEL_CLOSED) != 0 { read(in: multi) }
             guard !ended else { return }
-            if outbox.withLock({ $0.closeRequested }), pending.isEmpty { return end(nil, in: multi) }
+            // A close asked for meanwhile is done by `service`, which the request scheduled, after
+            // the writes that came before it.
             updateWatch()
         }
 

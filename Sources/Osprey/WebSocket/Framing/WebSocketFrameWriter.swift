@@ -1,10 +1,10 @@
 /// Writes frames (RFC 6455 §5.2): the header with the shortest length form, and the payload
 /// masked with a fresh key when the writer is a client's (every client frame must be).
-struct WebSocketFrameWriter: Sendable {
+package struct WebSocketFrameWriter: Sendable {
     /// Whether frames are masked: true for a client, false for a server (tests' servers).
-    let masks: Bool
+    package let masks: Bool
 
-    init(masks: Bool = true) {
+    package init(masks: Bool = true) {
         self.masks = masks
     }
 
@@ -14,7 +14,7 @@ struct WebSocketFrameWriter: Sendable {
     ///   - isFinal: whether the frame ends its message.
     ///   - isCompressed: RSV1, for the first frame of a message compressed with permessage-deflate.
     ///   - mask: the key to mask with; a fresh random one when nil (ignored when not masking).
-    func append(
+    package func append(
         _ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, isFinal: Bool = true,
         isCompressed: Bool = false, mask: WebSocketMask? = nil, to output: inout [UInt8]
     ) {
@@ -47,7 +47,7 @@ struct WebSocketFrameWriter: Sendable {
     }
 
     /// Appends one frame carrying the bytes of an array.
-    func append(
+    package func append(
         _ opcode: WebSocketOpcode, payload: [UInt8], isFinal: Bool = true, isCompressed: Bool = false,
         mask: WebSocketMask? = nil, to output: inout [UInt8]
     ) {
@@ -58,7 +58,7 @@ struct WebSocketFrameWriter: Sendable {
 
     /// The payload of a close frame: the code (big-endian) and the reason, cut at a character
     /// boundary so that the whole payload stays within a control frame's 125 bytes.
-    static func closePayload(code: WebSocketCloseCode, reason: String) -> [UInt8] {
+    package static func closePayload(code: WebSocketCloseCode, reason: String) -> [UInt8] {
         var payload = [UInt8(code.rawValue >> 8), UInt8(truncatingIfNeeded: code.rawValue)]
         var room = 123
         for scalar in reason.unicodeScalars {

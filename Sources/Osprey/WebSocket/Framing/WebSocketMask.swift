@@ -1,14 +1,14 @@
 /// The masking of RFC 6455 §5.3: every byte XORed with the key's byte at its position modulo 4.
 /// Applying it twice gives the bytes back, so it both masks (client frames) and unmasks.
-struct WebSocketMask: Equatable, Sendable {
+package struct WebSocketMask: Equatable, Sendable {
     /// The four key bytes, as sent on the wire.
-    let bytes: (UInt8, UInt8, UInt8, UInt8)
+    package let bytes: (UInt8, UInt8, UInt8, UInt8)
 
-    init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) { bytes = (a, b, c, d) }
+    package init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) { bytes = (a, b, c, d) }
 
     /// A fresh key from the system's cryptographic generator: RFC 6455 §5.3 requires a new,
     /// unpredictable key for every frame, so that a proxy cannot be fed chosen bytes.
-    static func random() -> WebSocketMask {
+    package static func random() -> WebSocketMask {
         var generator = SystemRandomNumberGenerator()
         let word = generator.next() as UInt32
         return WebSocketMask(
@@ -16,7 +16,7 @@ struct WebSocketMask: Equatable, Sendable {
             UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24))
     }
 
-    static func == (left: WebSocketMask, right: WebSocketMask) -> Bool {
+    package static func == (left: WebSocketMask, right: WebSocketMask) -> Bool {
         left.bytes == right.bytes
     }
 

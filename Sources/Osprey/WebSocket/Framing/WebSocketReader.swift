@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the peer sent, as a ``WebSocketReader`` reads it.
-enum WebSocketInbound: Equatable, Sendable {
+package enum WebSocketInbound: Equatable, Sendable {
     /// A whole message, its fragments joined (and checked: text is valid UTF-8).
     case message(WebSocketMessage)
     /// A ping, to be answered with a pong carrying the same payload.
@@ -19,7 +19,7 @@ enum WebSocketInbound: Equatable, Sendable {
 /// A sans-I/O reader: bytes in, ``WebSocketInbound`` out; the connection that owns it decides
 /// what to write back. Bytes here are the peer's: they give events or a ``WebSocketViolation``,
 /// never a crash, and memory holds at most one message and one frame.
-struct WebSocketReader: Sendable {
+package struct WebSocketReader: Sendable {
     /// The largest message accepted (after decompression); a larger one fails with 1009.
     let maximumMessageSize: Int
 
@@ -29,7 +29,7 @@ struct WebSocketReader: Sendable {
 
     /// A reader for a client (frames from the server are unmasked) or, with
     /// `expectsMaskedFrames`, for a test server.
-    init(
+    package init(
         maximumFrameSize: Int, maximumMessageSize: Int, expectsMaskedFrames: Bool = false
     ) {
         self.maximumMessageSize = maximumMessageSize
@@ -39,22 +39,22 @@ struct WebSocketReader: Sendable {
     }
 
     /// How many bytes are held: the unread bytes and the message being joined.
-    var bufferedCount: Int { frames.bufferedCount + (partial?.bytes.count ?? 0) }
+    package var bufferedCount: Int { frames.bufferedCount + (partial?.bytes.count ?? 0) }
 
     /// Keeps bytes read from the connection.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         frames.append(bytes)
     }
 
     /// Keeps the bytes of an array.
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         frames.append(bytes)
     }
 
     /// The next message or control frame, or nil until more bytes arrive.
     /// - Throws: ``WebSocketViolation``, with the close code the connection must fail with; the
     ///   reader must not be used after that.
-    mutating func next() throws(WebSocketViolation) -> WebSocketInbound? {
+    package mutating func next() throws(WebSocketViolation) -> WebSocketInbound? {
         while let frame = try frames.next() {
             if let inbound = try take(frame) { return inbound }
         }
