@@ -17,7 +17,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(response-head content-disposition content-range multipart set-cookie macro event-stream cache-entry body-stream websocket)
+    targets=(response-head content-disposition content-range multipart set-cookie macro event-stream cache-entry body-stream websocket chunked-body)
 fi
 
 swiftc_path="$(command -v swiftc)"

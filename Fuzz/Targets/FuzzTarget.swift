@@ -28,6 +28,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// A server's bytes to a WebSocket client: frames, fragments, control frames, close codes,
     /// UTF-8 and the size limits, cut anywhere.
     case webSocket = "websocket"
+    /// A chunked body read by hand (the answer to an upgrade that was not a `101`).
+    case chunkedBody = "chunked-body"
 
     /// Reads one input.
     package func run(_ input: Data) {
@@ -42,6 +44,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .cacheEntry: CacheEntryTarget.run(input)
         case .bodyStream: BodyStreamTarget.run(input)
         case .webSocket: WebSocketTarget.run(input)
+        case .chunkedBody: ChunkedBodyTarget.run(input)
         }
     }
 }

@@ -27,8 +27,17 @@ package enum RedirectRules {
         guard followedStatuses.contains(response.statusCode),
             let location = response.value(forHTTPHeaderField: "Location"), let current = request.url
         else { return .deliver }
-        guard let target = URL(string: location, relativeTo: current)?.absoluteURL else {
+        guard var target = URL(string: location, relativeTo: current)?.absoluteURL else {
             return .refuse("invalid Location")
+        }
+        // A WebSocket's handshake may be sent on to a `ws`/`wss` URL: it goes to the http(s) one
+        // that URL's handshake uses (RFC 6455 §3), under every rule below.
+        if original.value(forHTTPHeaderField: "Upgrade")?.lowercased() == "websocket",
+            let scheme = target.httpScheme, scheme != target.scheme?.lowercased(),
+            var components = URLComponents(url: target, resolvingAgainstBaseURL: false)
+        {
+            components.scheme = scheme
+            target = components.url ?? target
         }
         let scheme = target.scheme?.lowercased()
         guard scheme == "http" || scheme == "https", target.host != nil else {

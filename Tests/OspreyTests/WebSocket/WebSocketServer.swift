@@ -13,15 +13,21 @@
         private let process: ChildProcess
         let port: Int
 
-        /// Starts the server and waits until it listens.
-        static func start() async throws -> WebSocketServer {
-            try await Blocking.run { try WebSocketServer() }
+        /// Starts the server and waits until it listens: over TLS with `certificate` and `key`,
+        /// or on the Unix domain socket `unixSocket`.
+        static func start(certificate: URL? = nil, key: URL? = nil, unixSocket: String? = nil) async throws
+            -> WebSocketServer
+        {
+            var arguments: [String] = []
+            if let certificate, let key { arguments += ["--tls", certificate.path, key.path] }
+            if let unixSocket { arguments += ["--unix", unixSocket] }
+            return try await Blocking.run { [arguments] in try WebSocketServer(arguments: arguments) }
         }
 
         @available(*, noasync, message: "waits for the server to start; use start()")
-        private init() throws {
+        private init(arguments: [String]) throws {
             guard let python = Self.python else { throw CocoaError(.executableNotLoadable) }
-            process = try ChildProcess(python, [Self.script], standardError: .pipe)
+            process = try ChildProcess(python, [Self.script] + arguments, standardError: .pipe)
             let log = process.errors?.read(until: "\n") ?? ""
             guard let range = log.range(of: "PORT "),
                 let port = Int(log[range.upperBound...].prefix { $0.isNumber })

@@ -2,19 +2,24 @@
 # started by WebSocketServer.swift with the venv's python. Prints "PORT <n>" on standard error
 # once it listens, then serves until killed.
 #
+#   websocket_server.py [--tls CERTIFICATE KEY] [--unix PATH]
+#
 # Paths:
 #   /echo          echoes every message, text as text and binary as binary
 #   /headers       sends the handshake's request headers as a JSON text message, then echoes
 #   /close         after the first message, closes with 4000 "bye"
 #   /forbidden     refuses the handshake: 403 with a text body
 #   /redirect      302 to /echo
+#   /redirect-to   302 to the query's `location`
+#   /cookie        sets the cookie `session=abc` on its 101, then echoes
 #   /silent        accepts, then never reads or answers (not even pings)
 import asyncio
 import json
+import ssl
 import sys
+import urllib.parse
 
-from websockets.asyncio.server import serve
-from websockets.datastructures import Headers
+from websockets.asyncio.server import serve, unix_serve
 
 
 async def handler(connection):
@@ -40,7 +45,18 @@ def process_request(connection, request):
         response = connection.respond(302, "")
         response.headers["Location"] = "/echo"
         return response
+    if path == "/redirect-to":
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(request.path).query)
+        response = connection.respond(302, "")
+        response.headers["Location"] = query["location"][0]
+        return response
     return None
+
+
+def process_response(connection, request, response):
+    if request.path.split("?")[0] == "/cookie" and response.status_code == 101:
+        response.headers["Set-Cookie"] = "session=abc; Path=/"
+    return response
 
 
 def select_subprotocol(connection, subprotocols):
@@ -48,12 +64,23 @@ def select_subprotocol(connection, subprotocols):
 
 
 async def main():
-    async with serve(
-        handler, "127.0.0.1", 0, process_request=process_request, select_subprotocol=select_subprotocol,
-        max_size=None, ping_interval=None, compression=None,
-    ) as server:
-        port = server.sockets[0].getsockname()[1]
-        print(f"PORT {port}", file=sys.stderr, flush=True)
+    arguments = sys.argv[1:]
+    options = dict(
+        process_request=process_request, process_response=process_response,
+        select_subprotocol=select_subprotocol, max_size=None, ping_interval=None, compression=None,
+    )
+    if "--tls" in arguments:
+        at = arguments.index("--tls")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(arguments[at + 1], arguments[at + 2])
+        options["ssl"] = context
+    if "--unix" in arguments:
+        server = await unix_serve(handler, arguments[arguments.index("--unix") + 1], **options)
+        print("PORT 0", file=sys.stderr, flush=True)
+    else:
+        server = await serve(handler, "127.0.0.1", 0, **options)
+        print(f"PORT {server.sockets[0].getsockname()[1]}", file=sys.stderr, flush=True)
+    async with server:
         await server.serve_forever()
 
 
