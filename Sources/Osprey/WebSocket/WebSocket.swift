@@ -21,7 +21,7 @@ import Promises
 ///
 /// The socket closes when it is released: keep it for as long as it should stay open.
 public final class WebSocket: Sendable {
-    private let connection: WebSocketConnection
+    let connection: WebSocketConnection
     /// The server's `101 Switching Protocols`.
     public let response: HTTPURLResponse
     /// The subprotocol the server chose among those offered, if any.

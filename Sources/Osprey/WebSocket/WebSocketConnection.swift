@@ -26,6 +26,11 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
         /// Bytes of received messages not yet consumed (queued, or in a handler's queue).
         var waitingBytes = 0
         var readingPaused = false
+        /// The most bytes that ever waited for the reader (tests check the buffer's bound).
+        var highestWaitingBytes = 0
+        /// Tasks waiting for reading to pause once (tests).
+        var pauseWaiters: [CheckedContinuation<Bool, Never>] = []
+        var pausedOnce = false
         /// A reader waiting in ``nextMessage()``.
         var reader: CheckedContinuation<WebSocketMessage?, any Error>?
         /// Where messages go instead, once ``deliver(on:_:)`` was called.
@@ -181,6 +186,25 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
         for effect in effects { effect() }
     }
 
+    // MARK: For tests
+
+    /// Waits until reading paused once because the reader fell behind: true, or false when the
+    /// socket ended first.
+    func readingPausedOnce() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                if state.pausedOnce { return true }
+                if state.end != nil { return false }
+                state.pauseWaiters.append(continuation)
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// The most bytes of received messages that ever waited for the reader.
+    var highestWaitingBytes: Int { state.withLock { $0.highestWaitingBytes } }
+
     // MARK: Inside the lock
 
     /// Writes and closes as the machine says, queues its messages, and ends the socket when it
@@ -203,9 +227,14 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
                 state.inbox.append(message)
             }
         }
+        state.highestWaitingBytes = max(state.highestWaitingBytes, state.waitingBytes)
         if state.waitingBytes > options.bufferSize, !state.readingPaused {
             state.readingPaused = true
             connection.setReading(false)
+            state.pausedOnce = true
+            let waiters = state.pauseWaiters
+            state.pauseWaiters = []
+            effects += waiters.map { waiter in { waiter.resume(returning: true) } }
         }
         if let outcome = actions.outcome {
             effects += finish(outcome.mapError { $0 as any Error }, in: &state)
@@ -258,7 +287,11 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
         state.keepAlive?.cancel()
         state.keepAlive = nil
         let resolver = resolver
-        var effects: [@Sendable () -> Void] = [
+        let pauseWaiters = state.pauseWaiters
+        state.pauseWaiters = []
+        var effects: [@Sendable () -> Void] = pauseWaiters.map { waiter in { waiter.resume(returning: false) }
+        }
+        effects += [
             {
                 switch outcome {
                 case .success(let close): resolver.fulfill(close)

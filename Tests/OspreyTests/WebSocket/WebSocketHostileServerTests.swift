@@ -205,3 +205,40 @@
         }
     }
 #endif
+
+#if os(Linux)
+    extension WebSocketHostileServerTests {
+        @Test(
+            "a reader that falls behind pauses the connection: at most the buffer and a message wait, and all arrive in order"
+        )
+        func backpressure() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let count = 512
+            let size = 64 << 10
+            server.webSocket("/flood") { peer in
+                for index in 0..<count {
+                    try peer.send(.binary(Data(repeating: UInt8(truncatingIfNeeded: index), count: size)))
+                }
+                try peer.close(code: .normal, reason: "flooded")
+            }
+            let api = try SocketAPI(server: server)
+            var options = WebSocketOptions()
+            options.bufferSize = 256 << 10
+            let socket = try await api.webSocket(route: api.get(endpoint: "/flood"), options: options).value
+            // Nobody reads until the socket stopped reading: 32 MiB were on their way.
+            #expect(await socket.connection.readingPausedOnce())
+            var index = 0
+            for try await message in socket.messages {
+                #expect(
+                    message == .binary(Data(repeating: UInt8(truncatingIfNeeded: index), count: size)),
+                    "message \(index)")
+                index += 1
+            }
+            #expect(index == count)
+            #expect(try await socket.closed.value.reason == "flooded")
+            let highest = socket.connection.highestWaitingBytes
+            #expect(highest <= options.bufferSize + size, "\(highest) bytes waited")
+        }
+    }
+#endif
