@@ -31,4 +31,18 @@ enum ResidentMemory {
             return Int(usage.ru_maxrss) * 1024
         #endif
     }
+
+    /// The process's resident set size now (`VmRSS` on Linux; the peak elsewhere).
+    static func currentBytes() -> Int {
+        #if canImport(Darwin)
+            return peakBytes()
+        #else
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first
+                    .flatMap({ Int($0) })
+            else { return peakBytes() }
+            return kilobytes * 1024
+        #endif
+    }
 }

@@ -25,6 +25,15 @@ if let index = CommandLine.arguments.firstIndex(of: "--stream-child"),
     )
 }
 
+// A child process of the WebSocket workload: one echo run, then its time and memory.
+if let index = CommandLine.arguments.firstIndex(of: "--websocket-child"),
+    CommandLine.arguments.count >= index + 4, let amount = Int(CommandLine.arguments[index + 3])
+{
+    exit(
+        WebSocketWorkload.runChild(
+            kind: CommandLine.arguments[index + 1], url: CommandLine.arguments[index + 2], amount: amount))
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 
 /// The value after `flag` on the command line (`--server URL`), or nil.
@@ -136,6 +145,17 @@ if only == nil || only == "stream" {
         bytes: quick ? 16 * 1_048_576 : 1024 * 1_048_576, eventBytes: quick ? 1_048_576 : 64 * 1_048_576,
         repetitions: quick ? 1 : 3, server: server)
     for line in try stream.run() {
+        print("  " + line)
+    }
+}
+
+// Against Python's websockets echo server: `Scripts/bench-websocket.sh`, which passes its URL.
+if let url = argument(after: "--websocket"), only == nil || only == "websocket" {
+    print("\nWebSocket echo (CurlTransport, against \(url))")
+    let workload = WebSocketWorkload(
+        url: url, roundTrips: quick ? 100 : 10_000, bytes: quick ? 4 << 20 : 256 << 20,
+        repetitions: quick ? 1 : 3)
+    for line in try workload.run() {
         print("  " + line)
     }
 }
