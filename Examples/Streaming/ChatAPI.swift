@@ -11,8 +11,14 @@ struct Presence: Codable, Sendable, Equatable {
     var typing: [String]
 }
 
-/// The chat service's API: answers streamed as server-sent events, and a presence feed that
-/// reconnects.
+/// A post in a room's live feed.
+struct Post: Codable, Sendable, Equatable {
+    var author: String
+    var text: String
+}
+
+/// The chat service's API: answers streamed as server-sent events, a presence feed that
+/// reconnects, and a room's live feed over a WebSocket.
 final class ChatAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     // @unchecked: `baseURL` never changes; the rest is AbstractAPI's, which locks its state.
 
@@ -36,5 +42,11 @@ final class ChatAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     /// last event seen, until the server ends it with a `204`.
     func presence(in room: Int) -> DecodedEvents<Presence> {
         events(route: get(endpoint: "/rooms/\(room)/presence")).values(of: Presence.self)
+    }
+
+    /// The live feed of `room`: a WebSocket on which each text sent is posted, and every post
+    /// arrives as JSON. (WebSockets need `CurlTransport`, Linux's default.)
+    func live(in room: Int) -> Promise<WebSocket> {
+        webSocket(route: get(endpoint: "/rooms/\(room)/live"))
     }
 }

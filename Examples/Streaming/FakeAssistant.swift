@@ -44,6 +44,15 @@ final class FakeAssistant: Sendable {
                 body.write("data: [DONE]\n\n")
             }
         }
+        server.webSocket("/rooms/:id/live") { peer in
+            // The room's live feed: a greeting, then each post the client sends comes back as
+            // the room's JSON, until the client leaves.
+            try peer.send(.text(#"{"author": "room", "text": "welcome"}"#))
+            while case .text(let text)? = try peer.receive() {
+                let post = try JSONEncoder().encode(Post(author: "you", text: text))
+                try peer.send(.text(String(decoding: post, as: UTF8.self)))
+            }
+        }
         server.route("GET", "/rooms/:id/presence") { request in
             // The first connection sends two events and drops; the next one resumes after the
             // last event the client saw, then the feed ends with a 204.

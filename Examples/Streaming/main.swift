@@ -70,4 +70,25 @@ await Expect.part("4. Stop generating: leaving the loop closes the connection") 
     show("  the server saw the client hang up after \(tokens) tokens\n")
 }
 
+await Expect.part("5. The room, live: a WebSocket, posts as JSON both ways") {
+    guard CurlTransport.unavailableReason == nil else {
+        show("  skipped: WebSockets need CurlTransport (\(CurlTransport.unavailableReason ?? ""))\n")
+        return
+    }
+    let socket = try await api.live(in: 1).value
+    var posts: [Post] = []
+    for text in ["hello", "anyone seen an osprey?"] { socket.send(text: text) }
+    for try await message in socket.messages {
+        let post = try socket.decode(Post.self, from: message)
+        show("  \(post.author): \(post.text)\n")
+        posts.append(post)
+        if posts.count == 3 { break }
+    }
+    let close = try await socket.close(reason: "bye").value
+    show("  left the room (\(close.code))\n")
+    Expect.that(
+        posts.map(\.text) == ["welcome", "hello", "anyone seen an osprey?"], "unexpected posts: \(posts)")
+    Expect.that(close.initiator == .client && close.code == .normal, "unexpected close: \(close)")
+}
+
 show("\n✓ done\n")
