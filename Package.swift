@@ -28,11 +28,14 @@ let package = Package(
         .target(name: "CCurl"),
         // The public-suffix list through the system's libpsl, loaded with dlopen (Linux only).
         .target(name: "CPublicSuffix"),
+        // zlib's raw deflate for WebSocket compression, loaded with dlopen (Linux only).
+        .target(name: "CZlib"),
         .target(
             name: "Osprey",
             dependencies: [
                 "Promises", "OspreyMacros", .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .target(name: "CPublicSuffix", condition: .when(platforms: [.linux])),
+                .target(name: "CZlib", condition: .when(platforms: [.linux])),
             ]
         ),
         // `@API` and `@Mock`: a compiler plugin that speaks the plugin protocol itself (no

@@ -9,14 +9,23 @@ enum WebSocketTarget {
     static let messageLimit = 8192
 
     static func run(_ input: Data) {
+        check(input, deflate: false)
+        // The same bytes to a client that negotiated permessage-deflate: RSV1 frames are inflated,
+        // and never past the message limit.
+        check(input, deflate: true)
+    }
+
+    private static func check(_ input: Data, deflate: Bool) {
         guard input.count >= 2 else { return }
         let bytes = Array(input.dropFirst(2))
         let first = Int(input[input.startIndex]) * bytes.count / 256
         let second = first + (bytes.count - first) * Int(input[input.startIndex + 1]) / 256
 
-        var whole = WebSocketStateMachine(maximumFrameSize: frameLimit, maximumMessageSize: messageLimit)
+        var whole = WebSocketStateMachine.fuzzing(
+            frameLimit: frameLimit, messageLimit: messageLimit, deflate: deflate)
         let expected = whole.received(bytes)
-        var cut = WebSocketStateMachine(maximumFrameSize: frameLimit, maximumMessageSize: messageLimit)
+        var cut = WebSocketStateMachine.fuzzing(
+            frameLimit: frameLimit, messageLimit: messageLimit, deflate: deflate)
         var pieces: [WebSocketStateMachine.Actions] = []
         for range in [0..<first, first..<second, second..<bytes.count] {
             pieces.append(cut.received(Array(bytes[range])))

@@ -52,7 +52,8 @@ extension AbstractAPI {
             guard let (connection, agreement) = plan.claim() else {
                 throw WebSocketError.invalidHandshake(reason: "the server's answer did not switch protocols")
             }
-            let socket = WebSocketConnection(connection: connection, options: options, defaultQueue: queue)
+            let socket = WebSocketConnection(
+                connection: connection, options: options, deflate: agreement.deflate, defaultQueue: queue)
             let made = WebSocket(
                 connection: socket, response: exchange.response, agreement: agreement, decoder: decoder,
                 responseQueue: queue)

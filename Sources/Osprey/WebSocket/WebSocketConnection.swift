@@ -42,14 +42,18 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
         var closeTimedOut = false
     }
 
-    init(connection: any UpgradedConnection, options: WebSocketOptions, defaultQueue: DispatchQueue?) {
+    init(
+        connection: any UpgradedConnection, options: WebSocketOptions, deflate: PerMessageDeflate? = nil,
+        defaultQueue: DispatchQueue?
+    ) {
         self.connection = connection
         self.options = options
         state = Locked(
             State(
                 machine: WebSocketStateMachine(
-                    maximumFrameSize: options.maximumFrameSize, maximumMessageSize: options.maximumMessageSize
-                )))
+                    maximumFrameSize: options.maximumFrameSize,
+                    maximumMessageSize: options.maximumMessageSize,
+                    deflate: deflate)))
         (closed, resolver) = Promise<WebSocketClose>.pending(defaultQueue: defaultQueue)
     }
 

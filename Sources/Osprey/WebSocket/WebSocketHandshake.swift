@@ -20,6 +20,8 @@ package struct WebSocketHandshake: Sendable {
         var subprotocol: String?
         /// The extensions it accepted, as it sent them (each one of those offered).
         var extensions: [String]
+        /// permessage-deflate's parameters, when the server accepted it.
+        var deflate: PerMessageDeflate? = nil
     }
 
     /// A handshake with a fresh key.
@@ -110,7 +112,9 @@ package struct WebSocketHandshake: Sendable {
                     "the server accepted the extension \(String(reflecting: Self.extensionName(accepted))), which was not offered"
             )
         }
-        return Agreement(subprotocol: chosen.first, extensions: extensions)
+        return Agreement(
+            subprotocol: chosen.first, extensions: extensions,
+            deflate: try PerMessageDeflate.negotiated(in: extensions))
     }
 
     /// The comma-separated members of a field's value, trimmed, without empty ones.

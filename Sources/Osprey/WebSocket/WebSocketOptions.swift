@@ -31,6 +31,12 @@ public struct WebSocketOptions: Sendable, Equatable {
     /// (default 5): past it the connection is closed without it.
     public var closeTimeout: TimeInterval = 5
 
+    /// Whether permessage-deflate (RFC 7692) is offered (the default): messages of 64 bytes or
+    /// more are then compressed both ways when the server agrees. A compressed message from the
+    /// server is held to ``maximumMessageSize`` as it inflates, so a decompression bomb fails with
+    /// 1009 after at most that many bytes.
+    public var compression = true
+
     /// The default options.
     public init() {}
 }

@@ -25,7 +25,9 @@ final class WebSocketPlan: ResponseBodyPlan, UpgradeSink, Sendable {
     }
 
     func prepare(_ request: URLRequest, then send: @escaping @Sendable (URLRequest, _ waited: Bool) -> Void) {
-        let handshake = WebSocketHandshake(checked: options.subprotocols)
+        let offersCompression = options.compression && PerMessageDeflate.unavailableReason == nil
+        let handshake = WebSocketHandshake(
+            checked: options.subprotocols, extensionOffer: offersCompression ? PerMessageDeflate.offer : nil)
         var request = request
         for (name, value) in handshake.requestFields { request.setValue(value, forHTTPHeaderField: name) }
         attempt.withLock { $0.handshake = handshake }

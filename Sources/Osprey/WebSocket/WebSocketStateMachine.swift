@@ -33,8 +33,31 @@ package struct WebSocketStateMachine: Sendable {
     private var pingOutstanding = false
     private var pingsSent: UInt64 = 0
 
+    /// Compresses messages sent, when permessage-deflate was negotiated (and zlib can write the
+    /// window the server allows).
+    private let deflater: MessageDeflater?
+
     package init(maximumFrameSize: Int, maximumMessageSize: Int) {
-        reader = WebSocketReader(maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize)
+        self.init(maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize, deflate: nil)
+    }
+
+    /// A machine for the fuzz target: with permessage-deflate's defaults when `deflate`.
+    package static func fuzzing(frameLimit: Int, messageLimit: Int, deflate: Bool) -> WebSocketStateMachine {
+        WebSocketStateMachine(
+            maximumFrameSize: frameLimit, maximumMessageSize: messageLimit,
+            deflate: deflate ? PerMessageDeflate() : nil)
+    }
+
+    /// A machine that speaks permessage-deflate as `deflate` says, when given.
+    init(maximumFrameSize: Int, maximumMessageSize: Int, deflate: PerMessageDeflate?) {
+        let inflater = deflate.flatMap {
+            MessageInflater(windowBits: $0.serverMaxWindowBits, resetsEachMessage: $0.serverNoContextTakeover)
+        }
+        reader = WebSocketReader(
+            maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize, inflater: inflater)
+        deflater = deflate.flatMap {
+            MessageDeflater(windowBits: $0.clientMaxWindowBits, resetsEachMessage: $0.clientNoContextTakeover)
+        }
     }
 
     /// Whether messages may still be sent.
@@ -101,13 +124,25 @@ package struct WebSocketStateMachine: Sendable {
     /// - Returns: the bytes to write, or nil when the socket is closing or closed.
     mutating func send(_ message: WebSocketMessage) -> [UInt8]? {
         guard state == .open else { return nil }
-        var output: [UInt8] = []
         switch message {
         case .text(let text):
             var text = text
-            text.withUTF8 { writer.append(.text, payload: UnsafeRawBufferPointer($0), to: &output) }
+            return text.withUTF8 { frame(.text, UnsafeRawBufferPointer($0)) }
         case .binary(let data):
-            data.withUnsafeBytes { writer.append(.binary, payload: $0, to: &output) }
+            return data.withUnsafeBytes { frame(.binary, $0) }
+        }
+    }
+
+    /// A message's frame: compressed when permessage-deflate is on and the message is long
+    /// enough, else as it is.
+    private func frame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) -> [UInt8] {
+        var output: [UInt8] = []
+        if let deflater, payload.count >= MessageDeflater.threshold,
+            let compressed = deflater.compress(payload)
+        {
+            writer.append(opcode, payload: compressed, isCompressed: true, to: &output)
+        } else {
+            writer.append(opcode, payload: payload, to: &output)
         }
         return output
     }

@@ -120,7 +120,9 @@ struct LoopbackConnection {
             // The connection is the WebSocket's from here: the session reads what followed the
             // request, and the connection closes when it returns.
             guard write(response, method: request.method, keepAlive: true) else { return false }
-            let peer = LoopbackServer.WebSocketPeer(fd: fd, wakeFD: core.wakeReadFD, leftover: leftover())
+            let peer = LoopbackServer.WebSocketPeer(
+                fd: fd, wakeFD: core.wakeReadFD, leftover: leftover(),
+                compression: response.webSocketCompression)
             try? session(peer)
             return false
         }

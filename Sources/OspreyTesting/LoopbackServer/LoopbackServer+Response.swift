@@ -40,6 +40,8 @@ extension LoopbackServer {
         var producer: (@Sendable (LoopbackServer.BodyWriter) -> Void)?
         /// After a `101`, the server's side of a WebSocket, run on the connection's thread.
         var webSocketSession: (@Sendable (WebSocketPeer) throws -> Void)?
+        /// Whether that WebSocket agreed to permessage-deflate.
+        var webSocketCompression = false
         /// Whether a streamed body ends by closing the connection, without its last chunk.
         var cutsStream = false
 

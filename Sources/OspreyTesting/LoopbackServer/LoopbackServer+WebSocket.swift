@@ -15,9 +15,12 @@ extension LoopbackServer {
     /// - Parameters:
     ///   - pattern: The path, as for ``route(_:handler:)``.
     ///   - subprotocol: Chosen when the client offers it.
+    ///   - acceptsCompression: Whether permessage-deflate is accepted when the client offers it
+    ///     (the peer then inflates what the client compresses; it sends uncompressed messages,
+    ///     or any frame with ``WebSocketPeer/sendFrame(opcode:payload:fin:reservedBits:)``).
     ///   - session: The server's side of the socket.
     public func webSocket(
-        _ pattern: String, subprotocol: String? = nil,
+        _ pattern: String, subprotocol: String? = nil, acceptsCompression: Bool = false,
         session: @escaping @Sendable (WebSocketPeer) throws -> Void
     ) {
         route("GET", pattern) { request in
@@ -42,13 +45,19 @@ extension LoopbackServer {
             {
                 headers.append(.init("Sec-WebSocket-Protocol", subprotocol))
             }
+            let compresses =
+                acceptsCompression
+                && (request.value(forHeader: "Sec-WebSocket-Extensions") ?? "").lowercased().contains(
+                    "permessage-deflate")
+            if compresses { headers.append(.init("Sec-WebSocket-Extensions", "permessage-deflate")) }
             var response = Response(status: 101, headers: headers, body: Data())
             response.webSocketSession = session
+            response.webSocketCompression = compresses
             return response
         }
     }
 
-    /// The server's side of a WebSocket (see ``LoopbackServer/webSocket(_:subprotocol:session:)``):
+    /// The server's side of a WebSocket (see ``LoopbackServer/webSocket(_:subprotocol:acceptsCompression:session:)``):
     /// reads the client's masked frames and writes unmasked ones, on the connection's thread.
     ///
     /// Besides whole messages it can write anything at all (``sendRaw(_:)``), so that tests can
@@ -70,11 +79,20 @@ extension LoopbackServer {
         /// Whether pings are answered (with a pong of the same payload) as they arrive.
         public var answersPings = true
 
-        init(fd: Int32, wakeFD: Int32, leftover: [UInt8]) {
+        /// Whether permessage-deflate was agreed on.
+        public let compression: Bool
+
+        init(fd: Int32, wakeFD: Int32, leftover: [UInt8], compression: Bool) {
             self.fd = fd
             self.wakeFD = wakeFD
-            reader = WebSocketReader(
-                maximumFrameSize: 1 << 30, maximumMessageSize: 1 << 30, expectsMaskedFrames: true)
+            self.compression = compression
+            reader =
+                compression
+                ? WebSocketReader(
+                    maximumFrameSize: 1 << 30, maximumMessageSize: 1 << 30, expectsMaskedFrames: true,
+                    inflatingWindowBits: 15)
+                : WebSocketReader(
+                    maximumFrameSize: 1 << 30, maximumMessageSize: 1 << 30, expectsMaskedFrames: true)
             reader.append(leftover)
         }
 

@@ -242,3 +242,35 @@
         }
     }
 #endif
+
+#if os(Linux)
+    extension WebSocketHostileServerTests {
+        @Test("a compressed bomb from the server fails with 1009 at the message limit, with bounded memory")
+        func compressedBomb() async throws {
+            let deflater = try #require(MessageDeflater(windowBits: 15, resetsEachMessage: false))
+            let zeros = [UInt8](repeating: 0, count: 64 << 20)
+            let bomb = try #require(zeros.withUnsafeBytes { deflater.compress($0) })
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let seen = Seen()
+            server.webSocket("/bomb", acceptsCompression: true) { peer in
+                defer { seen.record(peer) }
+                try peer.sendFrame(opcode: 2, payload: bomb, reservedBits: 0x40)
+                while try peer.receive(timeout: 10) != nil {}
+            }
+            let api = try SocketAPI(server: server)
+            var options = WebSocketOptions()
+            options.maximumMessageSize = 4 << 20
+            let socket = try await api.webSocket(route: api.get(endpoint: "/bomb"), options: options).value
+            #expect(socket.extensions == ["permessage-deflate"])
+            let outcome = await socket.closed.result
+            guard case .failure(WebSocketError.protocolViolation(.messageTooBig, _)) = outcome else {
+                Issue.record("\(outcome)")
+                return
+            }
+            #expect(await server.waitUntilNoOpenConnections())
+            #expect(seen.close?.code == .messageTooBig)
+            #expect(socket.connection.highestWaitingBytes == 0)
+        }
+    }
+#endif

@@ -15,10 +15,10 @@
 
         /// Starts the server and waits until it listens: over TLS with `certificate` and `key`,
         /// or on the Unix domain socket `unixSocket`.
-        static func start(certificate: URL? = nil, key: URL? = nil, unixSocket: String? = nil) async throws
-            -> WebSocketServer
-        {
-            var arguments: [String] = []
+        static func start(
+            certificate: URL? = nil, key: URL? = nil, unixSocket: String? = nil, deflate: Bool = false
+        ) async throws -> WebSocketServer {
+            var arguments: [String] = deflate ? ["--deflate"] : []
             if let certificate, let key { arguments += ["--tls", certificate.path, key.path] }
             if let unixSocket { arguments += ["--unix", unixSocket] }
             return try await Blocking.run { [arguments] in try WebSocketServer(arguments: arguments) }

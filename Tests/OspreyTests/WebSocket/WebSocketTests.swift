@@ -118,6 +118,33 @@
             socket.cancel()
         }
 
+        @Test("with permessage-deflate accepted, messages large and small, text and binary, echo whole")
+        func compression() async throws {
+            let server = try await WebSocketServer.start(deflate: true)
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            let socket = try await api.webSocket(route: api.get(endpoint: "/echo")).value
+            #expect(socket.extensions.first?.hasPrefix("permessage-deflate") == true, "\(socket.extensions)")
+            let messages: [WebSocketMessage] = [
+                .text("hi"), .text(String(repeating: "ospreys dive for fish. ", count: 5000)),
+                .binary(Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 / 7) })), .text("é😀 again"),
+                .text(String(repeating: "ospreys dive for fish. ", count: 5000)),
+            ]
+            for message in messages { socket.send(message) }
+            var iterator = socket.messages.makeAsyncIterator()
+            for (index, message) in messages.enumerated() {
+                let echoed = try await iterator.next()
+                #expect(echoed == message, "message \(index)")
+            }
+            _ = try await socket.close().value
+            // Offered unless turned off.
+            var options = WebSocketOptions()
+            options.compression = false
+            let plain = try await api.webSocket(route: api.get(endpoint: "/echo"), options: options).value
+            #expect(plain.extensions.isEmpty)
+            plain.cancel()
+        }
+
         @Test("URLSessionTransport on Linux fails at once with an error that names CurlTransport")
         func urlSessionTransport() async throws {
             let api = SocketAPI(baseURL: "ws://127.0.0.1:9", transport: URLSessionTransport())

@@ -2,7 +2,9 @@
 # started by WebSocketServer.swift with the venv's python. Prints "PORT <n>" on standard error
 # once it listens, then serves until killed.
 #
-#   websocket_server.py [--tls CERTIFICATE KEY] [--unix PATH]
+#   websocket_server.py [--tls CERTIFICATE KEY] [--unix PATH] [--deflate]
+#
+# With --deflate it accepts permessage-deflate (websockets' defaults: 12-bit windows both ways).
 #
 # Paths:
 #   /echo          echoes every message, text as text and binary as binary
@@ -67,7 +69,8 @@ async def main():
     arguments = sys.argv[1:]
     options = dict(
         process_request=process_request, process_response=process_response,
-        select_subprotocol=select_subprotocol, max_size=None, ping_interval=None, compression=None,
+        select_subprotocol=select_subprotocol, max_size=None, ping_interval=None,
+        compression="deflate" if "--deflate" in arguments else None,
     )
     if "--tls" in arguments:
         at = arguments.index("--tls")

@@ -24,17 +24,45 @@ package struct WebSocketReader: Sendable {
     let maximumMessageSize: Int
 
     private var frames: WebSocketFrameParser
-    /// The message being joined: its type, its bytes so far and the check of its text.
-    private var partial: (opcode: WebSocketOpcode, bytes: [UInt8], text: UTF8Validator)?
+    /// The message being joined: its type, its bytes so far (inflated), the check of its text,
+    /// and whether it is compressed.
+    private var partial: (opcode: WebSocketOpcode, bytes: [UInt8], text: UTF8Validator, compressed: Bool)?
+    /// Inflates compressed messages, when permessage-deflate was negotiated.
+    private let inflater: MessageInflater?
+    /// Compressed bytes of the message so far (bounded by the message limit too).
+    private var compressedBytes = 0
 
     /// A reader for a client (frames from the server are unmasked) or, with
     /// `expectsMaskedFrames`, for a test server.
     package init(
         maximumFrameSize: Int, maximumMessageSize: Int, expectsMaskedFrames: Bool = false
     ) {
+        self.init(
+            maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize,
+            expectsMaskedFrames: expectsMaskedFrames, inflater: nil)
+    }
+
+    /// A reader for a test server that agreed to permessage-deflate with the client's window of
+    /// `windowBits` (context kept): it inflates the client's compressed messages.
+    package init(
+        maximumFrameSize: Int, maximumMessageSize: Int, expectsMaskedFrames: Bool,
+        inflatingWindowBits windowBits: Int
+    ) {
+        self.init(
+            maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize,
+            expectsMaskedFrames: expectsMaskedFrames,
+            inflater: MessageInflater(windowBits: windowBits, resetsEachMessage: false))
+    }
+
+    /// A reader that inflates messages sent with RSV1 (permessage-deflate).
+    init(
+        maximumFrameSize: Int, maximumMessageSize: Int, expectsMaskedFrames: Bool = false,
+        inflater: MessageInflater?
+    ) {
         self.maximumMessageSize = maximumMessageSize
+        self.inflater = inflater
         frames = WebSocketFrameParser(
-            maximumFrameSize: min(maximumFrameSize, maximumMessageSize),
+            maximumFrameSize: min(maximumFrameSize, maximumMessageSize), allowsCompression: inflater != nil,
             expectsMaskedFrames: expectsMaskedFrames)
     }
 
@@ -68,11 +96,32 @@ package struct WebSocketReader: Sendable {
         case .close: return try Self.close(frame.payload)
         case .text, .binary:
             guard partial == nil else { throw .protocolError("a new message before the previous one ended") }
-            partial = (frame.opcode, [], UTF8Validator())
+            partial = (frame.opcode, [], UTF8Validator(), frame.isCompressed)
+            compressedBytes = 0
         case .continuation:
             guard partial != nil else {
                 throw .protocolError("a continuation frame with no message to continue")
             }
+            guard !frame.isCompressed else { throw .protocolError("RSV1 set on a continuation frame") }
+        }
+        if partial!.compressed, let inflater {
+            compressedBytes += frame.payload.count
+            guard compressedBytes <= maximumMessageSize else {
+                throw .tooBig("a message over the limit of \(maximumMessageSize) bytes")
+            }
+            let start = partial!.bytes.count
+            try inflater.inflate(frame.payload, onto: &partial!.bytes, limit: maximumMessageSize)
+            if frame.isFinal { try inflater.finishMessage(onto: &partial!.bytes, limit: maximumMessageSize) }
+            if partial!.opcode == .text {
+                let fresh = Array(partial!.bytes[start...])
+                guard partial!.text.take(fresh) else {
+                    throw .invalidPayload("a text message that is not UTF-8")
+                }
+            }
+            guard frame.isFinal else { return nil }
+            let (opcode, bytes, text, _) = partial!
+            partial = nil
+            return try Self.message(opcode, bytes, complete: text.isComplete)
         }
         guard partial!.bytes.count + frame.payload.count <= maximumMessageSize else {
             throw .tooBig("a message over the limit of \(maximumMessageSize) bytes")
@@ -90,7 +139,7 @@ package struct WebSocketReader: Sendable {
         }
         partial!.bytes.append(contentsOf: frame.payload)
         guard frame.isFinal else { return nil }
-        let (opcode, bytes, text) = partial!
+        let (opcode, bytes, text, _) = partial!
         partial = nil
         return try Self.message(opcode, bytes, complete: text.isComplete)
     }
