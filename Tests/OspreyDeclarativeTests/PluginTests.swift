@@ -32,9 +32,10 @@ import Testing
                 [
                     "swiftc", "-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I",
                     modules.path,
-                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix) on Linux.
+                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix, CZlib) on Linux.
                     "-I", buildFolder.appendingPathComponent("CCurl.build").path,
                     "-I", buildFolder.appendingPathComponent("CPublicSuffix.build").path,
+                    "-I", buildFolder.appendingPathComponent("CZlib.build").path,
                     "-load-plugin-executable", plugin.path + "#OspreyMacros", file.path,
                 ])
             return (status, output, file.path)

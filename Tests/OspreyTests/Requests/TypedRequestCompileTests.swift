@@ -28,9 +28,10 @@ import Testing
                 "/usr/bin/env",
                 [
                     "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
-                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix) on Linux.
+                    // Osprey's module needs the module maps of its C targets (CCurl, CPublicSuffix, CZlib) on Linux.
                     "-I", build.appendingPathComponent("CCurl.build").path,
                     "-I", build.appendingPathComponent("CPublicSuffix.build").path,
+                    "-I", build.appendingPathComponent("CZlib.build").path,
                     file.path,
                 ])
         }
