@@ -83,17 +83,8 @@ struct DownloadWorkload {
     /// Runs one download in a child process: its time and peak resident memory, or nil.
     private static func child(_ kind: String, url: String, file: URL) throws -> (seconds: Double, peak: Int)?
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--download-child", kind, url, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, fields.count == 2, let seconds = Double(fields[0]),
-            let peak = Int(fields[1])
+        guard let fields = try ChildRun.fields(["--download-child", kind, url, file.path]), fields.count == 2,
+            let seconds = Double(fields[0]), let peak = Int(fields[1])
         else { return nil }
         return (seconds, peak)
     }

@@ -106,20 +106,12 @@ struct StreamWorkload {
 
     /// Runs one child and reads its report.
     private static func child(_ kind: String, url: String) throws -> Report {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--stream-child", kind, url]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        let fields = text.split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, fields.count == 3, let seconds = Double(fields[0]),
-            let peak = Int(fields[1]), let count = Int(fields[2])
+        var output = ""
+        let fields = try ChildRun.fields(["--stream-child", kind, url]) { output = $0 } ?? []
+        guard fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]),
+            let count = Int(fields[2])
         else {
-            check(false, "the \(kind) child failed: \(text)")
+            check(false, "the \(kind) child failed: \(output)")
             return Report(seconds: 0, peak: 0, count: 0)
         }
         return Report(seconds: seconds, peak: peak, count: count)

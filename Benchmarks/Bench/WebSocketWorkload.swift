@@ -49,17 +49,8 @@ struct WebSocketWorkload {
 
     /// Runs `osprey-bench --websocket-child ARGUMENTS`: its seconds, peak and baseline bytes.
     private static func child(_ arguments: [String]) throws -> (seconds: Double, peak: Int, baseline: Int)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--websocket-child"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, fields.count == 3, let seconds = Double(fields[0]),
-            let peak = Int(fields[1]), let baseline = Int(fields[2])
+        guard let fields = try ChildRun.fields(["--websocket-child"] + arguments), fields.count == 3,
+            let seconds = Double(fields[0]), let peak = Int(fields[1]), let baseline = Int(fields[2])
         else { return nil }
         return (seconds, peak, baseline)
     }

@@ -5,23 +5,9 @@ enum SHA1 {
     /// The 20-byte digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        // The message, a 1 bit, zeros up to 56 bytes mod 64, and the length in bits (big-endian).
-        var padded = message
-        padded.append(0x80)
-        padded.append(contentsOf: [UInt8](repeating: 0, count: (119 - message.count % 64) % 64))
-        let bits = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bits >> shift))
-        }
-
         var schedule = [UInt32](repeating: 0, count: 80)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let at = block + index * 4
-                schedule[index] =
-                    UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16 | UInt32(padded[at + 2]) << 8
-                    | UInt32(padded[at + 3])
-            }
+        DigestBlocks.forEach(of: message) { words in
+            schedule.replaceSubrange(0..<16, with: words)
             for index in 16..<80 {
                 schedule[index] = rotate(
                     schedule[index - 3] ^ schedule[index - 8] ^ schedule[index - 14] ^ schedule[index - 16], 1
@@ -43,7 +29,7 @@ enum SHA1 {
                 state[index] = state[index] &+ value
             }
         }
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
+        return DigestBlocks.bytes(of: state)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -8,23 +8,9 @@ enum SHA256 {
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
             0x5be0_cd19,
         ]
-        // The message, a 1 bit, zeros up to 56 bytes mod 64, and the length in bits (big-endian).
-        var padded = message
-        padded.append(0x80)
-        padded.append(contentsOf: [UInt8](repeating: 0, count: (119 - message.count % 64) % 64))
-        let bits = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padded.append(UInt8(truncatingIfNeeded: bits >> shift))
-        }
-
         var schedule = [UInt32](repeating: 0, count: 64)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let at = block + index * 4
-                schedule[index] =
-                    UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16 | UInt32(padded[at + 2]) << 8
-                    | UInt32(padded[at + 3])
-            }
+        DigestBlocks.forEach(of: message) { words in
+            schedule.replaceSubrange(0..<16, with: words)
             for index in 16..<64 {
                 let early = schedule[index - 15]
                 let late = schedule[index - 2]
@@ -48,7 +34,7 @@ enum SHA256 {
                 state[index] = state[index] &+ value
             }
         }
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) } }
+        return DigestBlocks.bytes(of: state)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

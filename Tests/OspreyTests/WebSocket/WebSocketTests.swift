@@ -145,6 +145,28 @@
             plain.cancel()
         }
 
+        @Test("a socket outlives the API and transport that opened it, which it keeps until it ends")
+        func outlivesItsAPI() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            weak var released: CurlTransport?
+            let socket: WebSocket
+            do {
+                let transport = try #require(CurlTransport(loops: 1))
+                released = transport
+                let api = SocketAPI(baseURL: server.baseURL, transport: transport)
+                socket = try await api.webSocket(route: api.get(endpoint: "/echo")).value
+                // Whatever the pipeline still holds of the API is let go of.
+                await withCheckedContinuation { done in api.requestQueue.async { done.resume() } }
+            }
+            #expect(released != nil, "the open socket keeps its transport")
+            try await socket.send(text: "still here").value
+            var iterator = socket.messages.makeAsyncIterator()
+            let echoed = try await iterator.next()
+            #expect(echoed == .text("still here"))
+            _ = try await socket.close().value
+        }
+
         @Test("URLSessionTransport on Linux fails at once with an error that names CurlTransport")
         func urlSessionTransport() async throws {
             let api = SocketAPI(baseURL: "ws://127.0.0.1:9", transport: URLSessionTransport())

@@ -40,11 +40,19 @@
         /// Where reads land, kept for the connection's life.
         private var scratch = [UInt8](repeating: 0, count: 64 << 10)
 
-        init(handle: OpaquePointer, socket: Int32, loop: CurlLoop, leftover: [UInt8]) {
+        /// The transport whose loop carries the connection: kept alive until the connection
+        /// ends, so that releasing the API that opened a socket does not stop its loop (the loop
+        /// holds the channel until then, a cycle the end breaks).
+        private var transport: CurlTransport?
+
+        init(
+            handle: OpaquePointer, socket: Int32, loop: CurlLoop, leftover: [UInt8], transport: CurlTransport?
+        ) {
             self.handle = handle
             self.socket = socket
             self.loop = loop
             self.leftover = leftover
+            self.transport = transport
         }
 
         // MARK: Any thread
@@ -200,6 +208,9 @@
             for write in unwritten { write.written?(error ?? URLError(.networkConnectionLost)) }
             receiver?.ended(error)
             receiver = nil
+            // Released last, on the loop's thread: if this was the last reference, the transport
+            // shuts its loops down, which only asks them to stop.
+            transport = nil
         }
 
         private static func error(_ code: Int32) -> URLError {

@@ -180,7 +180,9 @@
             loop.release(self)
             let metrics = measure(redirects: redirects)
             let channel = CurlChannel(
-                handle: handle, socket: handshake.socket, loop: loop, leftover: Array(leftover))
+                handle: handle, socket: handshake.socket, loop: loop, leftover: Array(leftover),
+                transport: transport)
+            transport = nil
             do {
                 try sink.upgraded(response, request: request, connection: channel)
             } catch {

@@ -88,6 +88,9 @@
         var handshake: CurlHandshake?
         /// The sink of a request that asks for an upgrade (a WebSocket's opening).
         let upgradeSink: (any UpgradeSink)?
+        /// The transport, held by an upgrade only: its connection keeps it alive (see
+        /// ``CurlChannel``).
+        var transport: CurlTransport?
 
         // Timers, in uptime nanoseconds.
         private let started = DispatchTime.now().uptimeNanoseconds

@@ -195,6 +195,9 @@
                 }
             }
             transfer.placementOrigin = origin
+            // An upgraded connection keeps the transport (and its loops) alive until it ends,
+            // however soon the API that opened it is released.
+            if transfer.upgradeSink != nil { transfer.transport = self }
             // A loop that stopped since it was chosen: the transfer fails with its reason.
             if !loop.submit(.start(transfer)) {
                 transfer.reject(
