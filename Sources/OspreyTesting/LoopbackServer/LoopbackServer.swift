@@ -118,7 +118,8 @@ public final class LoopbackServer: Sendable {
     public let unixSocketPath: String?
 
     deinit {
-        stop()
+        if unixSocketPath == nil { RetiredPorts.retire(port) }
+        shutDown()
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -239,10 +240,16 @@ public final class LoopbackServer: Sendable {
     /// Stops accepting, ends every connection (interrupting delays and endless bodies), waits for
     /// the server's threads to finish and closes its descriptors. Calling it again does nothing.
     ///
-    /// No later server of this process listens on the port again, so a client that calls it
-    /// afterwards is refused rather than answered by another test's server.
+    /// No later server listens on the port again, in this process or another, so a client that
+    /// calls it afterwards is refused rather than answered by another test's server.
     public func stop() {
-        if unixSocketPath == nil { RetiredPorts.retire(port) }
+        guard unixSocketPath == nil else { return shutDown() }
+        RetiredPorts.retire(port)
+        shutDown()
+        RetiredPorts.hold(port)
+    }
+
+    private func shutDown() {
         core.stop()
         if let unixSocketPath { unlink(unixSocketPath) }
     }

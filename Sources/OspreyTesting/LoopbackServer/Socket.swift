@@ -52,6 +52,28 @@ enum Socket {
         }
     }
 
+    /// Binds a socket to 127.0.0.1:`port` without listening on it, so that no process can take the
+    /// port while the socket is open and a connection to it is refused; nil when the port is taken.
+    static func holdWithoutListening(port: UInt16) -> Int32? {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { return nil }
+        // Reuse: the port may still have connections in TIME_WAIT. The kernel never picks a port
+        // bound here for another socket's ephemeral bind, reuse or not.
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopbackAddress(port: port)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
     /// Opens a listening Unix domain socket at `path` (which must not exist yet).
     static func listenOnUnixSocket(path: String, backlog: Int32 = 256) throws -> Int32 {
         #if canImport(Darwin)

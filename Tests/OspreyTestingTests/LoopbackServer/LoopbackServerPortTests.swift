@@ -38,6 +38,31 @@ struct LoopbackServerPortTests {
         try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
     }
 
+    #if canImport(Glibc)
+        @Test("a stopped server's port stays bound, so no other process can listen on it")
+        func stoppedPortHeld() throws {
+            let server = try LoopbackServer()
+            server.stop()
+            server.stop()
+            // What another process's listener would do to take the port: bind it, without reuse.
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(fd >= 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = server.port.bigEndian
+            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            let failure = errno
+            #expect(bound == -1)
+            #expect(failure == EADDRINUSE)
+        }
+    #endif
+
     @Test("a request to a stopped server's port is refused")
     func stoppedPortRefused() throws {
         let server = try LoopbackServer()
