@@ -241,6 +241,21 @@ enum Socket {
         throw Failure(call: "send", code: code)
     }
 
+    /// Creates a connected pair of Unix stream sockets, both close-on-exec and non-blocking.
+    static func makeStreamPair() throws -> (Int32, Int32) {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, streamType, 0, &ends) == 0 else {
+            throw Failure(call: "socketpair", code: errno)
+        }
+        do {
+            for fd in ends { try prepare(fd) }
+        } catch {
+            for fd in ends { close(fd) }
+            throw error
+        }
+        return (ends[0], ends[1])
+    }
+
     /// Creates a pipe whose read end becomes readable when anything is written to the write end.
     static func makeWakePipe() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]

@@ -51,9 +51,15 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
 
     private let state = Locked(State())
     private let timers = DispatchQueue(label: "osprey.mock.timers")
+    /// Wakes the sessions of mocked WebSockets when the mock goes (made with the first).
+    let webSocketSessions = Locked<SessionWake?>(nil)
 
     /// A mock with no routes.
     public init() {}
+
+    deinit {
+        webSocketSessions.withLock { $0 }?.wake()
+    }
 
     /// Answers requests with `method` (nil for any) whose path matches `pattern` (`:name`
     /// captures a segment into `pathParameters`, a final `*rest` the rest); the newest route
@@ -131,7 +137,11 @@ public final class MockTransport: HTTPTransport, @unchecked Sendable {
         let settle: @Sendable () -> Void = { [timers] in
             switch reply.kind {
             case .response(let response):
-                resolver.resolve(Self.transportResponse(response, for: request))
+                if let session = response.webSocketSession {
+                    self.upgrade(request, with: response, session: session, resolver: resolver)
+                } else {
+                    resolver.resolve(Self.transportResponse(response, for: request))
+                }
             case .pieces(let head, let pieces, let interval):
                 Self.send(pieces, after: head, every: interval, for: request, on: timers, resolver: resolver)
             case .failure(let error):
