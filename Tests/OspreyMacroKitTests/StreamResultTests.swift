@@ -33,15 +33,6 @@ struct StreamResultTests {
         return (endpoint, diagnostics, Array(source.utf8))
     }
 
-    /// The generated member's lines from its `func` line to its closing brace, indentation kept.
-    private func member(named name: String, in source: String) -> [Substring] {
-        let lines = source.split(separator: "\n")
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("    func \(name)(") }),
-            let end = lines[start...].firstIndex(of: "    }")
-        else { return [] }
-        return Array(lines[start...end])
-    }
-
     @Test("a stream result is a stream requirement, whatever its effects", arguments: streams, effects)
     func analysed(stream: (type: String, method: String), effects: String) throws {
         let (endpoint, diagnostics, _) = analyze(
@@ -81,7 +72,7 @@ struct StreamResultTests {
                     return self._\(stream.method)(__request)
                 }
             """
-        #expect(member(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
+        #expect(generatedMember(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
         // Nothing is decoded through the helpers: the stream's own type says what it reads.
         #expect(!source.contains("__decoded"), "\(source)")
     }
@@ -105,7 +96,8 @@ struct StreamResultTests {
                         \(call)
                     }
                 """
-            #expect(member(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
+            #expect(
+                generatedMember(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
             #expect(
                 source.contains(
                     "    func mockFeed(_ handler: @escaping (Int)\(effects) -> \(stream.type)) {"),
@@ -139,7 +131,8 @@ struct StreamResultTests {
                         \(call)
                     }
                 """
-            #expect(member(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
+            #expect(
+                generatedMember(named: "feed", in: source).joined(separator: "\n") == expected, "\(source)")
             #expect(
                 source.contains(
                     "    func mockFeed(_ handler: @escaping (Int)\(effects) -> \(stream.type)) {"),
@@ -234,7 +227,7 @@ struct StreamResultTests {
                     return self._decodedEvents(__request)
                 }
             """
-        #expect(member(named: "tokens", in: source).joined(separator: "\n") == expected, "\(source)")
+        #expect(generatedMember(named: "tokens", in: source).joined(separator: "\n") == expected, "\(source)")
         #expect(source.contains("return try await self.__decodedValue(of: __request)"), "\(source)")
     }
 }

@@ -95,6 +95,15 @@ extension AbstractAPI {
         }
     }
 
+    /// Opens a WebSocket with `builder`'s request as its opening handshake (always a `GET`; a
+    /// body is not sent), with the default ``WebSocketOptions``.
+    @_documentation(visibility: internal)
+    public func _request(_ builder: RequestBuilder) -> Promise<WebSocket> {
+        openWebSocket(
+            route: builder.route.upgradingScheme(), parameters: HandshakeBuilderParameters(builder: builder),
+            options: WebSocketOptions())
+    }
+
     /// Sends `builder`'s request and returns the decoded body with the response.
     @_documentation(visibility: internal)
     public func _request<T: Decodable & Sendable>(_ builder: RequestBuilder) -> Promise<(T, Response)> {
@@ -155,5 +164,19 @@ struct BuilderParameters: RequestParameters {
             throw error as? APIError ?? .preprocessingFailed(underlying: error)
         }
         try builder.encode(into: &draft)
+    }
+}
+
+/// A builder as the parameters of a WebSocket's opening handshake: written as any builder is,
+/// then made a `GET` to the `http`/`https` URL that a `ws`/`wss` one stands for.
+struct HandshakeBuilderParameters: RequestParameters {
+    let builder: RequestBuilder
+
+    var headers: HTTPHeaders { [:] }
+
+    func encode(into draft: inout RequestDraft) throws {
+        try BuilderParameters(builder: builder).encode(into: &draft)
+        draft.method = .get
+        draft.url = Route.httpURL(draft.url)
     }
 }

@@ -27,6 +27,14 @@ extension AbstractAPI {
         route: Route, parameters: (any RequestParameters)? = nil,
         options: WebSocketOptions = WebSocketOptions()
     ) -> Promise<WebSocket> {
+        openWebSocket(route: route.upgradingScheme(), parameters: parameters, options: options)
+    }
+
+    /// Opens a WebSocket: `route` is the handshake's (a `GET` to an `http`/`https` URL), and
+    /// `parameters` write its request.
+    func openWebSocket(
+        route: Route, parameters: (any RequestParameters)?, options: WebSocketOptions
+    ) -> Promise<WebSocket> {
         guard let upgrading = transport as? any UpgradingTransport, upgrading.supportsUpgrades else {
             return Promise(
                 error: WebSocketError.unsupportedTransport(
@@ -46,9 +54,8 @@ extension AbstractAPI {
         configuration.completesOnTransportThread = false
         let decoder = (responseParser as? JSONParser)?.decoder
         let queue = responseQueue
-        return perform(
-            route: route.upgradingScheme(), parameters: parameters, body: plan, configuration: configuration
-        ) { exchange, _ in
+        return perform(route: route, parameters: parameters, body: plan, configuration: configuration) {
+            exchange, _ in
             guard let (connection, agreement) = plan.claim() else {
                 throw WebSocketError.invalidHandshake(reason: "the server's answer did not switch protocols")
             }
@@ -74,7 +81,7 @@ extension Route {
         return route
     }
 
-    private static func httpURL(_ text: String) -> String {
+    static func httpURL(_ text: String) -> String {
         let lowered = text.prefix(6).lowercased()
         if lowered.hasPrefix("ws://") { return "http://" + text.dropFirst(5) }
         if lowered.hasPrefix("wss://") { return "https://" + text.dropFirst(6) }

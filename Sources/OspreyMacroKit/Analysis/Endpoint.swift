@@ -55,6 +55,17 @@ public enum ResultStyle: Equatable, Sendable {
     /// `-> ResponseStream`, `-> ServerSentEvents` or `-> DecodedEvents<T>`, with any effects:
     /// the method returns the stream at once, and the request is sent when it is read.
     case stream(StreamKind)
+
+    /// The value the requirement delivers (`T`), or nil for none, a `Response` handler or a
+    /// stream (whose own type says what it reads).
+    var value: TypeSyntax? {
+        switch self {
+        case .async(let type): type
+        case .promise(let type): type
+        case .callback(_, let type, _): type
+        case .stream: nil
+        }
+    }
 }
 
 /// The streams a requirement can return, each made by one method of `AbstractAPI`.

@@ -10,15 +10,10 @@ extension EndpointAnalyzer {
     static func checkResultType(
         _ result: ResultStyle, of function: FunctionRequirement, into diagnostics: inout [MacroDiagnostic]
     ) {
-        let value: TypeSyntax?
-        switch result {
-        case .async(let type): value = type
-        case .promise(let type): value = type
-        case .callback(_, let type, _): value = type
-        // The stream's own type says what it decodes; the compiler checks `T` of DecodedEvents<T>.
-        case .stream: value = nil
+        // A stream's own type says what it decodes; the compiler checks `T` of DecodedEvents<T>.
+        guard let value = result.value, let (culprit, reason) = problem(in: value, isResult: true) else {
+            return
         }
-        guard let value, let (culprit, reason) = problem(in: value, isResult: true) else { return }
         diagnostics.append(
             MacroDiagnostic(
                 "'\(function.baseName)' cannot return \(value.withoutAttributes.text): a response is decoded "

@@ -67,7 +67,11 @@ public enum EndpointAnalyzer {
             ?? false
 
         let (result, callbackIndex) = ResultAnalyzer.analyze(function, into: &diagnostics)
-        if let result { checkResultType(result, of: function, into: &diagnostics) }
+        if let result {
+            checkResultType(result, of: function, into: &diagnostics)
+            checkWebSocket(
+                result, method: method, methodAttribute: methodAttribute, of: function, into: &diagnostics)
+        }
         var roles: [(Parameter, ParameterRole)] = []
         for (index, parameter) in function.parameters.enumerated() {
             if index == callbackIndex {

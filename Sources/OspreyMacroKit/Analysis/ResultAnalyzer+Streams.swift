@@ -61,19 +61,6 @@ extension ResultAnalyzer {
 
     /// The first stream written anywhere in `type`.
     private static func firstStream(in type: TypeSyntax) -> TypeSyntax? {
-        if streamKind(of: type) != nil { return type }
-        switch type.shape {
-        case .named(let components):
-            return components.lazy.flatMap(\.arguments).compactMap(firstStream(in:)).first
-        case .tuple(let elements):
-            return elements.lazy.compactMap { firstStream(in: $0.type) }.first
-        case .array(let element), .optional(let element), .implicitlyUnwrapped(let element),
-            .attributed(_, _, let element):
-            return firstStream(in: element)
-        case .dictionary(let key, let value):
-            return firstStream(in: key) ?? firstStream(in: value)
-        case .function, .composition, .metatype, .variadic:
-            return nil
-        }
+        type.firstPart { streamKind(of: $0) != nil }
     }
 }

@@ -1,6 +1,6 @@
 // How a generated method gets its result. A result spelled as one Osprey reads raw (`Data`,
-// `String`, `Response`, an optional of one, a pair with one, or nothing) is asked of
-// `request(_:)` directly. Any other result is decoded, through private helpers generic over
+// `String`, `Response`, an optional of one, a pair with one, or nothing) or opens (`WebSocket`)
+// is asked of `request(_:)` directly. Any other result is decoded, through private helpers generic over
 // `Value: Decodable & Sendable` whose overloads match `request(_:)`'s decoding ones: when the
 // user's type is not both (which the macro cannot see), the compiler reports it once, at the
 // helper's call, rather than at each use of `Promise<Value>` or with a note for every
@@ -42,6 +42,7 @@ extension APIGenerator {
     private static func isRawName(_ type: TypeSyntax) -> Bool {
         type.isVoid || type.isNamed("Data", modules: ["Foundation"])
             || type.isNamed("String", modules: ["Swift"]) || type.isNamed("Response", modules: ["Osprey"])
+            || type.isNamed("WebSocket", modules: ["Osprey"])
     }
 
     /// The statements that send `endpoint`'s request (in `__request`) and deliver its decoded

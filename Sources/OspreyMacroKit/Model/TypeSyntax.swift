@@ -163,6 +163,27 @@ extension TypeSyntax {
         return isNamed("Void", modules: ["Swift"])
     }
 
+    /// The first part of this type, itself included, that `matches`: looked for in generic
+    /// arguments, tuple elements, and the elements of arrays, optionals and dictionaries (not in
+    /// function types, compositions or metatypes).
+    public func firstPart(where matches: (TypeSyntax) -> Bool) -> TypeSyntax? {
+        if matches(self) { return self }
+        let parts: [TypeSyntax]
+        switch shape {
+        case .named(let components): parts = components.flatMap(\.arguments)
+        case .tuple(let elements): parts = elements.map(\.type)
+        case .array(let element), .optional(let element), .implicitlyUnwrapped(let element),
+            .attributed(_, _, let element):
+            parts = [element]
+        case .dictionary(let key, let value): parts = [key, value]
+        case .function, .composition, .metatype, .variadic: parts = []
+        }
+        for part in parts {
+            if let found = part.firstPart(where: matches) { return found }
+        }
+        return nil
+    }
+
     /// `T?` unwrapped once, or nil.
     public var optionalWrapped: TypeSyntax? {
         switch withoutAttributes.shape {
