@@ -110,7 +110,7 @@ let package = Package(
             name: "OspreyTests",
             dependencies: ["Osprey", "OspreyTesting", "OspreyFuzzTargets", "OspreyTestSupport"],
             // The WebSocket tests' server, which they start with the venv's python.
-            exclude: ["WebSocket/websocket_server.py"]),
+            exclude: ["WebSocket/websocket_server.py", "WebSocket/connect_proxy.py"]),
         .testTarget(name: "OspreyTestingTests", dependencies: ["OspreyTesting", "OspreyTestSupport"]),
         .testTarget(name: "OspreyMacroKitTests", dependencies: ["OspreyMacroKit", "OspreyTestSupport"]),
         .testTarget(

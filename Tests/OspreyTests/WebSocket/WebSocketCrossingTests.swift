@@ -5,10 +5,10 @@
 
     @testable import Osprey
 
-    /// Where WebSockets meet the rest: TLS, cookies, credentials and redirects, the HTTP cache,
-    /// Unix domain sockets (the invariants table in Tests/INVARIANTS.md).
+    /// Where WebSockets meet the rest: TLS, cookies, credentials and redirects, proxies, the HTTP
+    /// cache, Unix domain sockets (the invariants table in Tests/INVARIANTS.md).
     @Suite(
-        "WebSocket: TLS, cookies, credentials, redirects, the cache and Unix sockets",
+        "WebSocket: TLS, cookies, credentials, redirects, proxies, the cache and Unix sockets",
         .enabled(
             if: WebSocketServer.python != nil, "OSPREY_PYTHON is not set: run the tests with Scripts/test.sh")
     )
@@ -91,6 +91,28 @@
             let redirected = try await Self.headersSeen(api, endpoint: "/redirect-to?location=\(location)")
             #expect(redirected["authorization"] == nil)
             #expect(redirected["host"] == "localhost:\(server.port)")
+        }
+
+        @Test(
+            "through a proxy the socket is tunnelled (CONNECT); its credentials go to the proxy, never to the origin"
+        )
+        func throughProxy() async throws {
+            let server = try await WebSocketServer.start()
+            defer { server.stop() }
+            let proxy = try await ConnectProxy.start()
+            defer { proxy.stop() }
+            let transport = try #require(
+                CurlTransport(proxy: HTTPProxy(url: proxy.url, username: "svc", password: "p@ss")))
+            let api = SocketAPI(baseURL: server.baseURL, transport: transport)
+            api.configuration.headers["Authorization"] = "Bearer origin-token"
+            let headers = try await Self.headersSeen(api)
+            #expect(headers["authorization"] == "Bearer origin-token")
+            #expect(headers["proxy-authorization"] == nil)
+            #expect(headers["host"] == "127.0.0.1:\(server.port)")
+            let seen = try await proxy.firstSeen()
+            #expect(seen.method == "CONNECT")
+            #expect(seen.target == "127.0.0.1:\(server.port)")
+            #expect(seen.authorization == "Basic " + Data("svc:p@ss".utf8).base64EncodedString())
         }
 
         @Test("with an HTTP cache, each handshake still reaches the server and nothing is stored")

@@ -60,6 +60,9 @@
             if let socket { try set(CCURLOPT_UNIX_SOCKET_PATH, string: socket) }
             let proxy = socket == nil ? request.url.flatMap(settings.proxies.proxy(for:)) : nil
             try set(CCURLOPT_PROXY, string: proxy?.url.absoluteString ?? "")
+            // A tunnel's CONNECT answer is the proxy's, not the response: its head must not reach
+            // the header callback (an upgrade would read the proxy's 200 as the server's answer).
+            try set(CCURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
             // Apart from the address, so that libcurl's messages about the proxy cannot show them.
             if let username = proxy?.username {
                 try set(CCURLOPT_PROXYUSERNAME, string: username)
