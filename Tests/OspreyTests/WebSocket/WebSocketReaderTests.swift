@@ -69,6 +69,11 @@ struct WebSocketReaderTests {
         // Valid so far, but the message ends inside a character.
         let cut = Self.frame(.text, [0x41, euro[0]], final: false) + Self.frame(.continuation, [euro[1]])
         #expect(Self.read(cut).violation?.code == .invalidFramePayloadData)
+        // So is a message of one frame (Autobahn 6.6.1: the first byte of "κ" alone).
+        #expect(Self.read(Self.frame(.text, [0xCE])).violation?.code == .invalidFramePayloadData)
+        #expect(
+            Self.read(Self.frame(.text, [0x41, euro[0], euro[1]])).violation?.code == .invalidFramePayloadData
+        )
         // Binary messages are not text: any bytes pass.
         #expect(Self.read(Self.frame(.binary, [0xC0, 0xFF])).violation == nil)
     }

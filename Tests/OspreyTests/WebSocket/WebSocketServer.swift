@@ -14,11 +14,13 @@
         let port: Int
 
         /// Starts the server and waits until it listens: over TLS with `certificate` and `key`,
-        /// or on the Unix domain socket `unixSocket`.
+        /// or on the Unix domain socket `unixSocket`; accepting permessage-deflate when `deflate`,
+        /// with `deflateParameters` (websocket_server.py says which) when given.
         static func start(
-            certificate: URL? = nil, key: URL? = nil, unixSocket: String? = nil, deflate: Bool = false
+            certificate: URL? = nil, key: URL? = nil, unixSocket: String? = nil, deflate: Bool = false,
+            deflateParameters: String? = nil
         ) async throws -> WebSocketServer {
-            var arguments: [String] = deflate ? ["--deflate"] : []
+            var arguments: [String] = deflate ? ["--deflate"] + (deflateParameters.map { [$0] } ?? []) : []
             if let certificate, let key { arguments += ["--tls", certificate.path, key.path] }
             if let unixSocket { arguments += ["--unix", unixSocket] }
             return try await Blocking.run { [arguments] in try WebSocketServer(arguments: arguments) }

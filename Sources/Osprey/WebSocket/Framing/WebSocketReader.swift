@@ -132,10 +132,11 @@ package struct WebSocketReader: Sendable {
             }
         }
         if partial!.bytes.isEmpty && frame.isFinal {
-            // One frame, one message: no copy into the joined bytes.
-            let opcode = partial!.opcode
+            // One frame, one message: no copy into the joined bytes. Its text may still end
+            // inside a character (Autobahn 6.6.1: the lone first byte of "κ").
+            let (opcode, text) = (partial!.opcode, partial!.text)
             partial = nil
-            return try Self.message(opcode, frame.payload, complete: true)
+            return try Self.message(opcode, frame.payload, complete: text.isComplete)
         }
         partial!.bytes.append(contentsOf: frame.payload)
         guard frame.isFinal else { return nil }
