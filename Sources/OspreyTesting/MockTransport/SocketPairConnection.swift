@@ -187,7 +187,8 @@ final class SocketPairConnection: UpgradedConnection, @unchecked Sendable {
             state.ended = true
             // Under the lock: a nudge never writes to a closed (or reused) descriptor.
             closeDescriptors()
-            defer { state.writes = [] }
+            // The receiver holds this connection: letting go of it breaks the cycle.
+            defer { (state.writes, state.receiver) = ([], nil) }
             return (state.receiver, state.writes)
         }
         guard let (receiver, unsent) = ending else { return }

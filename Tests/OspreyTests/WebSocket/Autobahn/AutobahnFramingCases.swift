@@ -15,8 +15,8 @@
             for (section, binary) in [(1, false), (2, true)] {
                 for (index, length) in lengths.enumerated() {
                     let payload = [UInt8](repeating: binary ? 0xFE : 0x2A, count: length)
-                    let message: WebSocketMessage =
-                        binary ? .binary(Data(payload)) : .text(String(decoding: payload, as: UTF8.self))
+                    let message: AutobahnCase.Message =
+                        binary ? .binary(payload) : .text(String(decoding: payload, as: UTF8.self))
                     cases.append(
                         AutobahnCase(
                             id: "1.\(section).\(index + 1)",
@@ -31,7 +31,7 @@
                         summary: "\(binary ? "binary" : "text") of 65536 bytes in 997-byte chops",
                         writes: [.chopped(997, F.frame(binary ? 0x2 : 0x1, payload))],
                         messages: [
-                            binary ? .binary(Data(payload)) : .text(String(decoding: payload, as: UTF8.self))
+                            binary ? .binary(payload) : .text(String(decoding: payload, as: UTF8.self))
                         ],
                         ending: .clean))
             }
@@ -162,7 +162,7 @@
         static let fragmentation: [AutobahnCase] = {
             let first = F.text("fragment1", fin: false)
             let second = F.continuation("fragment2")
-            let joined = WebSocketMessage.text("fragment1fragment2")
+            let joined = AutobahnCase.Message.text("fragment1fragment2")
             let pongme = Array("pongme!".utf8)
             let orphanFinal = F.continuation("non-continuation payload")
             let orphanOpen = F.continuation("non-continuation payload", fin: false)
@@ -181,7 +181,7 @@
             // with nothing to continue. Each in one write, frame-wise, and in 1-byte chops.
             let groups:
                 [(
-                    first: Int, frames: [[UInt8]], summary: String, messages: [WebSocketMessage],
+                    first: Int, frames: [[UInt8]], summary: String, messages: [AutobahnCase.Message],
                     pongs: [[UInt8]], ending: AutobahnCase.Ending
                 )] = [
                     (3, [first, second], "a text in 2 fragments", [joined], [], .clean),
@@ -241,7 +241,7 @@
                 F.ping(pong2),
                 F.continuation("fragment5"),
             ]
-            let whole = WebSocketMessage.text("fragment1fragment2fragment3fragment4fragment5")
+            let whole = AutobahnCase.Message.text("fragment1fragment2fragment3fragment4fragment5")
             cases += [
                 AutobahnCase(
                     id: "5.19", summary: "a text in 5 fragments, pings between",

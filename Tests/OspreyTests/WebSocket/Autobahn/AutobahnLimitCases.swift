@@ -29,14 +29,14 @@
         /// The case to run.
         func make() -> AutobahnCase {
             var writes: [AutobahnCase.Write] = []
-            var messages: [WebSocketMessage] = []
+            var messages: [AutobahnCase.Message] = []
             for index in 0..<count {
                 // Text of printable ASCII, binary of every byte value, different for each message.
                 let payload = (0..<size).map { offset -> UInt8 in
                     binary ? UInt8(truncatingIfNeeded: offset &+ index) : UInt8(0x21 + (offset &+ index) % 94)
                 }
                 messages.append(
-                    binary ? .binary(Data(payload)) : .text(String(decoding: payload, as: UTF8.self)))
+                    binary ? .binary(payload) : .text(String(decoding: payload, as: UTF8.self)))
                 var frames: [UInt8] = []
                 let step = frameSize ?? max(size, 1)
                 let starts = Array(stride(from: 0, to: max(size, 1), by: step))
