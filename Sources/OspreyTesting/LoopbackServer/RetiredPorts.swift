@@ -17,7 +17,8 @@ import Osprey
 /// port, and the "refused" request would be answered by another test's server (a CI run saw a
 /// 404 where a refusal was expected). A stopped server's port stays retired for the life of the
 /// process; there are tens of thousands of ephemeral ports and a suite uses a few thousand. A port
-/// a test stopped explicitly is also held by a bound socket, against other processes.
+/// a test stopped explicitly is also held by a socket bound to it that never listens (its
+/// tombstone), against other processes; a draw that gets a retired port never listens on it either.
 enum RetiredPorts {
     private static let ports = Locked(Set<UInt16>())
 
@@ -43,20 +44,40 @@ enum RetiredPorts {
 
     /// Opens a listening socket on 127.0.0.1 whose port no stopped server of this process had.
     ///
-    /// A socket that drew a retired port is held open while the next one is drawn, so the
-    /// kernel cannot give the same port again, and closed once a fresh one is found.
-    /// - Parameter draw: opens a listener on a port of the kernel's choosing (replaced in tests).
+    /// Each draw binds a port of the kernel's choosing before it listens: one that turns out to be
+    /// retired (a server stopped while it was drawn) never listens, and is kept bound as that
+    /// port's tombstone, so a request to it meanwhile is still refused and the kernel cannot give
+    /// the port again.
+    /// - Parameter draw: binds a socket, without listening, to a port of the kernel's choosing
+    ///   (replaced in tests).
     static func listenOnFreshPort(
-        draw: () throws -> (fd: Int32, port: UInt16) = { try Socket.listenOnLoopback() }
+        draw: () throws -> (fd: Int32, port: UInt16) = { try Socket.bindToLoopback() }
     ) throws -> (fd: Int32, port: UInt16) {
-        var drawnAgain: [Int32] = []
-        defer { for fd in drawnAgain { close(fd) } }
-        for _ in 0..<64 {
-            let listener = try draw()
-            guard ports.withLock({ $0.contains(listener.port) }) else { return listener }
-            drawnAgain.append(listener.fd)
+        for attempt in 0..<65 {
+            let bound = try draw()
+            // 64 retired ports in a row: the range is nearly used up; take what the kernel gives.
+            if attempt < 64, ports.withLock({ $0.contains(bound.port) }) {
+                keep(bound.fd, asTombstoneOf: bound.port)
+                continue
+            }
+            do {
+                try Socket.listen(bound.fd)
+            } catch {
+                close(bound.fd)
+                throw error
+            }
+            return bound
         }
-        // 64 retired ports in a row: the range is nearly used up; take what the kernel gives.
-        return try draw()
+        throw SystemCallFailure(call: "bind", code: EADDRINUSE)
+    }
+
+    /// Keeps a bound socket as `port`'s tombstone, or closes it when the port has one already.
+    private static func keep(_ fd: Int32, asTombstoneOf port: UInt16) {
+        let kept = held.withLock { held -> Bool in
+            guard held[port] == nil else { return false }
+            held[port] = fd
+            return true
+        }
+        if !kept { close(fd) }
     }
 }

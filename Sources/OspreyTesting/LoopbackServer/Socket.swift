@@ -26,6 +26,19 @@ enum Socket {
 
     /// Opens a listening TCP socket on 127.0.0.1 and an ephemeral port; returns the fd and port.
     static func listenOnLoopback(backlog: Int32 = 256) throws -> (fd: Int32, port: UInt16) {
+        let bound = try bindToLoopback()
+        do {
+            try listen(bound.fd, backlog: backlog)
+        } catch {
+            close(bound.fd)
+            throw error
+        }
+        return bound
+    }
+
+    /// Opens a TCP socket bound to 127.0.0.1 and an ephemeral port, not listening yet (a
+    /// connection to it is refused); returns the fd and port.
+    static func bindToLoopback() throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
         do {
@@ -39,7 +52,6 @@ enum Socket {
                 }
             }
             guard bound == 0 else { throw Failure(call: "bind", code: errno) }
-            guard listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let named = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -50,6 +62,11 @@ enum Socket {
             close(fd)
             throw error
         }
+    }
+
+    /// Starts listening on a bound socket.
+    static func listen(_ fd: Int32, backlog: Int32 = 256) throws {
+        guard Foundation.listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
     }
 
     /// Binds a socket to 127.0.0.1:`port` without listening on it, so that no process can take the
@@ -99,7 +116,7 @@ enum Socket {
                 }
             }
             guard bound == 0 else { throw Failure(call: "bind", code: errno) }
-            guard listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
+            try listen(fd, backlog: backlog)
             return fd
         } catch {
             close(fd)

@@ -13,23 +13,42 @@ import Testing
 
 @Suite("Loopback server: a stopped server's port is never another's")
 struct LoopbackServerPortTests {
-    @Test("a port drawn again after its server stopped is passed over, and its socket closed")
+    @Test("a port drawn again after its server stopped is passed over, and the socket that drew it closed")
     func retiredPortPassedOver() throws {
         let stopped = try LoopbackServer()
         let port = stopped.port
         stopped.stop()
         // The kernel gives the stopped port first, then a fresh one: what a busy suite can meet.
-        let first = try Socket.listenOnLoopback()
+        let first = try Socket.bindToLoopback()
         let firstSocket = identity(of: first.fd)
-        var draws: [(fd: Int32, port: UInt16)] = [(first.fd, port), try Socket.listenOnLoopback()]
+        var draws: [(fd: Int32, port: UInt16)] = [(first.fd, port), try Socket.bindToLoopback()]
         let listener = try RetiredPorts.listenOnFreshPort { draws.removeFirst() }
         defer { close(listener.fd) }
         #expect(listener.port != port)
         #expect(draws.isEmpty)
+        // The fresh one listens.
+        #expect(throws: Never.self) { _ = try RawConnection(port: listener.port) }
         #if os(Linux)
+            // The stopped port has its tombstone already: the socket that drew it again is closed.
             // Compared by what the descriptor refers to: its number may be reused at once.
             #expect(firstSocket != nil)
             #expect(identity(of: first.fd) != firstSocket, "the passed-over socket is closed")
+        #endif
+    }
+
+    @Test("a draw that gets a port whose server is stopping meanwhile never listens on it, and keeps it")
+    func drawDuringStop() throws {
+        // A port retired while another thread's draw had just bound it, before its tombstone.
+        let racing = try Socket.bindToLoopback()
+        RetiredPorts.retire(racing.port)
+        var draws: [(fd: Int32, port: UInt16)] = [racing, try Socket.bindToLoopback()]
+        let listener = try RetiredPorts.listenOnFreshPort { draws.removeFirst() }
+        defer { close(listener.fd) }
+        #expect(listener.port != racing.port)
+        // Nobody listens there, and the port stays bound: refused, not answered.
+        #expect(throws: SystemCallFailure.self) { _ = try RawConnection(port: racing.port) }
+        #if canImport(Glibc)
+            #expect(Self.bindError(racing.port) == EADDRINUSE)
         #endif
     }
 
@@ -44,22 +63,25 @@ struct LoopbackServerPortTests {
             let server = try LoopbackServer()
             server.stop()
             server.stop()
-            // What another process's listener would do to take the port: bind it, without reuse.
+            #expect(Self.bindError(server.port) == EADDRINUSE)
+        }
+
+        /// What binding 127.0.0.1:`port` without reuse gives, as another process's listener would
+        /// try to take it: 0 when it binds, else `errno`.
+        static func bindError(_ port: UInt16) -> Int32 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(fd >= 0)
+            guard fd >= 0 else { return errno }
             defer { close(fd) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = server.port.bigEndian
+            address.sin_port = port.bigEndian
             address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            let failure = errno
-            #expect(bound == -1)
-            #expect(failure == EADDRINUSE)
+            return bound == 0 ? 0 : errno
         }
     #endif
 

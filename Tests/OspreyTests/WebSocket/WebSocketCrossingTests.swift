@@ -13,16 +13,6 @@
             if: WebSocketServer.python != nil, "OSPREY_PYTHON is not set: run the tests with Scripts/test.sh")
     )
     struct WebSocketCrossingTests {
-        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-            let baseURL: String
-
-            init(baseURL: String, transport: CurlTransport) {
-                self.baseURL = baseURL
-                super.init(responseParser: JSONParser(), transport: transport)
-                responseQueue = DispatchQueue(label: "crossing.response")
-            }
-        }
-
         /// The request headers the server saw for a socket at `endpoint` (its `/headers` path).
         private static func headersSeen(
             _ api: SocketAPI, endpoint: String = "/headers"

@@ -10,17 +10,6 @@
     /// the server too; dead connections are found; nothing is left open.
     @Suite("WebSocket: a broken or hostile server", .onItsOwnThread)
     struct WebSocketHostileServerTests {
-        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-            let baseURL: String
-
-            init(server: LoopbackServer) throws {
-                baseURL = "ws://127.0.0.1:\(server.port)"
-                let curl = try #require(CurlTransport(loops: 1))
-                super.init(responseParser: JSONParser(), transport: curl)
-                responseQueue = DispatchQueue(label: "hostile.response")
-            }
-        }
-
         /// What the server's session saw of the client's close.
         final class Seen: @unchecked Sendable {
             private let lock = NSLock()

@@ -12,20 +12,6 @@
             if: WebSocketServer.python != nil, "OSPREY_PYTHON is not set: run the tests with Scripts/test.sh")
     )
     struct WebSocketTests {
-        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-            let baseURL: String
-
-            init(baseURL: String, transport: any HTTPTransport) {
-                self.baseURL = baseURL
-                super.init(responseParser: JSONParser(), transport: transport)
-                responseQueue = DispatchQueue(label: "websocket.response")
-            }
-
-            convenience init(baseURL: String) throws {
-                self.init(baseURL: baseURL, transport: try #require(CurlTransport()))
-            }
-        }
-
         @Test("text and binary messages echo back in order, and a close both sides agree to ends the socket")
         func echo() async throws {
             let server = try await WebSocketServer.start()

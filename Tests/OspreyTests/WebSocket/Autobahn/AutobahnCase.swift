@@ -108,16 +108,6 @@
     /// Runs cases against the client: the loopback server plays the case, an echoing client
     /// answers, and both sides' records are checked.
     enum AutobahnRunner {
-        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-            let baseURL: String
-
-            init(server: LoopbackServer) throws {
-                baseURL = "ws://127.0.0.1:\(server.port)"
-                let curl = try #require(CurlTransport(loops: 1))
-                super.init(responseParser: JSONParser(), transport: curl)
-            }
-        }
-
         /// What the server saw.
         final class Record: @unchecked Sendable {
             private let lock = NSLock()

@@ -73,16 +73,6 @@
             (32768, 100), (65536, 10), (131072, 10), (262144, 10),
         ]
 
-        final class SocketAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
-            let baseURL: String
-
-            init(baseURL: String) throws {
-                self.baseURL = baseURL
-                let curl = try #require(CurlTransport(loops: 1))
-                super.init(responseParser: JSONParser(), transport: curl)
-            }
-        }
-
         /// Echoes `count` messages of `kind` and `size` from `server`: true when the server saw
         /// every echo equal to what it sent and closed with 1000.
         private static func echo(
