@@ -53,14 +53,26 @@ struct ProgressTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         let body = patternedData(count: 1024 * 1024)
-        server.route("/chunked") { _ in LoopbackServer.Response(body: body).chunked() }
-        server.route("/gzip") { _ in LoopbackServer.Response(body: body).gzipped() }
+        // Each answer waits until the test has attached its handler: on a loaded machine the
+        // request could otherwise end first, and a handler attached to a settled promise gets no
+        // report (by design).
+        let attached = DispatchSemaphore(value: 0)
+        server.route("/chunked") { _ in
+            _ = attached.wait(timeout: .now() + 30)
+            return LoopbackServer.Response(body: body).chunked()
+        }
+        server.route("/gzip") { _ in
+            _ = attached.wait(timeout: .now() + 30)
+            return LoopbackServer.Response(body: body).gzipped()
+        }
         let api = TestAPI(server)
         for path in ["/chunked", "/gzip"] {
             let log = ProgressLog()
-            let data: Data = try await api.request(route: api.get(endpoint: path)).onProgress {
+            let promise: Promise<Data> = api.request(route: api.get(endpoint: path)).onProgress {
                 log.append($0)
-            }.value
+            }
+            attached.signal()
+            let data = try await promise.value
             #expect(data == body)
             // `await` resumes as the promise settles; reports run on the response queue, queued before.
             await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }

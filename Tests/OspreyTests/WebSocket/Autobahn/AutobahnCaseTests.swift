@@ -34,7 +34,10 @@
         @Test("7: the closing handshake", arguments: AutobahnCloseCases.handshake + AutobahnCloseCases.codes)
         func closing(_ autobahn: AutobahnCase) async throws { try await AutobahnRunner.check(autobahn) }
 
-        @Test("9: limits, with the client's raised to the suite's sizes", arguments: AutobahnLimitCase.all)
+        // One case at a time: side by side, 16 MiB messages load the machine for every other suite.
+        @Test(
+            "9: limits, with the client's raised to the suite's sizes", .serialized,
+            arguments: AutobahnLimitCase.all)
         func limits(_ limit: AutobahnLimitCase) async throws { try await AutobahnRunner.check(limit.make()) }
 
         @Test("the case tables hold the number of cases of each section")
@@ -61,7 +64,7 @@
     /// Autobahn's sections 12 and 13: messages of every size, compressed both ways, under each
     /// agreement a server may answer the client's offer with.
     @Suite(
-        "Autobahn: permessage-deflate (sections 12 and 13)", .onItsOwnThread,
+        "Autobahn: permessage-deflate (sections 12 and 13)", .onItsOwnThread, .serialized,
         .enabled(
             if: WebSocketServer.python != nil, "OSPREY_PYTHON is not set: run the tests with Scripts/test.sh")
     )
