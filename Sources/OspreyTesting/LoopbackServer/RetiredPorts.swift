@@ -35,10 +35,11 @@ enum RetiredPorts {
     /// other processes draw ports too (the Python servers the suites start), and the kernel gives
     /// none of them a bound port, so a connection to it stays refused. When another process took
     /// the port in the moment between, only this process passes it over.
-    static func hold(_ port: UInt16) {
-        held.withLock { held in
-            guard held[port] == nil, let fd = Socket.holdWithoutListening(port: port) else { return }
-            held[port] = fd
+    /// - Throws: why the port could not be held (taken by another process, or no descriptor left).
+    static func hold(_ port: UInt16) throws {
+        try held.withLock { held in
+            guard held[port] == nil else { return }
+            held[port] = try Socket.bindToLoopback(port: port).fd
         }
     }
 

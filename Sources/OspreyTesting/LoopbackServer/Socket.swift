@@ -24,28 +24,20 @@ enum Socket {
         private static let sendFlags = Int32(MSG_NOSIGNAL)
     #endif
 
-    /// Opens a listening TCP socket on 127.0.0.1 and an ephemeral port; returns the fd and port.
-    static func listenOnLoopback(backlog: Int32 = 256) throws -> (fd: Int32, port: UInt16) {
-        let bound = try bindToLoopback()
-        do {
-            try listen(bound.fd, backlog: backlog)
-        } catch {
-            close(bound.fd)
-            throw error
-        }
-        return bound
-    }
-
-    /// Opens a TCP socket bound to 127.0.0.1 and an ephemeral port, not listening yet (a
-    /// connection to it is refused); returns the fd and port.
-    static func bindToLoopback() throws -> (fd: Int32, port: UInt16) {
+    /// Opens a TCP socket bound to 127.0.0.1:`port` (0: a port of the kernel's choosing), not
+    /// listening yet (a connection to it is refused); returns the fd and the port it got.
+    ///
+    /// The address may be reused: a port given again may still have connections in TIME_WAIT.
+    /// The kernel never picks a port bound here for another socket's ephemeral bind, reuse or not,
+    /// which is what a stopped server's tombstone relies on (``RetiredPorts``).
+    static func bindToLoopback(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw Failure(call: "socket", code: errno) }
         do {
             try prepare(fd)
             var reuse: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-            var address = loopbackAddress(port: 0)
+            var address = loopbackAddress(port: port)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -67,28 +59,6 @@ enum Socket {
     /// Starts listening on a bound socket.
     static func listen(_ fd: Int32, backlog: Int32 = 256) throws {
         guard Foundation.listen(fd, backlog) == 0 else { throw Failure(call: "listen", code: errno) }
-    }
-
-    /// Binds a socket to 127.0.0.1:`port` without listening on it, so that no process can take the
-    /// port while the socket is open and a connection to it is refused; nil when the port is taken.
-    static func holdWithoutListening(port: UInt16) -> Int32? {
-        let fd = socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { return nil }
-        // Reuse: the port may still have connections in TIME_WAIT. The kernel never picks a port
-        // bound here for another socket's ephemeral bind, reuse or not.
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     /// Opens a listening Unix domain socket at `path` (which must not exist yet).

@@ -10,34 +10,19 @@
     /// the server too; dead connections are found; nothing is left open.
     @Suite("WebSocket: a broken or hostile server", .onItsOwnThread)
     struct WebSocketHostileServerTests {
-        /// What the server's session saw of the client's close.
-        final class Seen: @unchecked Sendable {
-            private let lock = NSLock()
-            private var _close: (code: WebSocketCloseCode?, reason: String)?
-            private var _pongs: [[UInt8]] = []
-            var close: (code: WebSocketCloseCode?, reason: String)? { lock.withLock { _close } }
-            var pongs: [[UInt8]] { lock.withLock { _pongs } }
-            func record(_ peer: LoopbackServer.WebSocketPeer) {
-                lock.withLock {
-                    _close = peer.closeReceived
-                    _pongs = peer.pongsReceived
-                }
-            }
-        }
-
         /// Opens a socket to a server whose session is `session`, and returns how the socket
         /// ended and what the server saw.
         private static func run(
             options: WebSocketOptions = WebSocketOptions(),
             _ session: @escaping @Sendable (LoopbackServer.WebSocketPeer) throws -> Void
         ) async throws -> (
-            outcome: Result<WebSocketClose, any Error>, seen: Seen, messages: [WebSocketMessage]
+            outcome: Result<WebSocketClose, any Error>, seen: PeerRecord, messages: [WebSocketMessage]
         ) {
             let server = try LoopbackServer()
             defer { server.stop() }
-            let seen = Seen()
+            let seen = PeerRecord()
             server.webSocket("/socket") { peer in
-                defer { seen.record(peer) }
+                defer { seen.finish(peer) }
                 try session(peer)
             }
             let api = try SocketAPI(server: server)
@@ -241,9 +226,9 @@
             let bomb = try #require(zeros.withUnsafeBytes { deflater.compress($0) })
             let server = try LoopbackServer()
             defer { server.stop() }
-            let seen = Seen()
+            let seen = PeerRecord()
             server.webSocket("/bomb", acceptsCompression: true) { peer in
-                defer { seen.record(peer) }
+                defer { seen.finish(peer) }
                 try peer.sendFrame(opcode: 2, payload: bomb, reservedBits: 0x40)
                 while try peer.receive(timeout: 10) != nil {}
             }

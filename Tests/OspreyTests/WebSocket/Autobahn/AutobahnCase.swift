@@ -108,39 +108,11 @@
     /// Runs cases against the client: the loopback server plays the case, an echoing client
     /// answers, and both sides' records are checked.
     enum AutobahnRunner {
-        /// What the server saw.
-        final class Record: @unchecked Sendable {
-            private let lock = NSLock()
-            private var _echoes: [WebSocketMessage] = []
-            private var _pongs: [[UInt8]] = []
-            private var _close: (code: WebSocketCloseCode?, reason: String)?
-            private var _failure: (any Error)?
-            private var _cut = false
-            var echoes: [WebSocketMessage] { lock.withLock { _echoes } }
-            var pongs: [[UInt8]] { lock.withLock { _pongs } }
-            var close: (code: WebSocketCloseCode?, reason: String)? { lock.withLock { _close } }
-            var failure: (any Error)? { lock.withLock { _failure } }
-            /// Whether the client closed the connection while the server still wrote to it.
-            var cut: Bool { lock.withLock { _cut } }
-
-            func finish(
-                _ peer: LoopbackServer.WebSocketPeer, echoes: [WebSocketMessage], failure: (any Error)?,
-                cut: Bool = false
-            ) {
-                lock.withLock {
-                    _echoes = echoes
-                    _pongs = peer.pongsReceived
-                    _close = peer.closeReceived
-                    _failure = failure
-                    _cut = cut
-                }
-            }
-        }
-
         /// The server's side: writes the case, reads the echoes, and closes (clean cases) or
         /// reads until the client closes.
-        static func play(_ autobahn: AutobahnCase, on peer: LoopbackServer.WebSocketPeer, into record: Record)
-        {
+        static func play(
+            _ autobahn: AutobahnCase, on peer: LoopbackServer.WebSocketPeer, into record: PeerRecord
+        ) {
             var echoes: [WebSocketMessage] = []
             do {
                 for write in autobahn.writes {
@@ -176,7 +148,7 @@
         static func check(_ autobahn: AutobahnCase) async throws {
             let server = try LoopbackServer()
             defer { server.stop() }
-            let record = Record()
+            let record = PeerRecord()
             server.webSocket("/case") { peer in play(autobahn, on: peer, into: record) }
             let api = try SocketAPI(server: server)
             let socket = try await api.webSocket(route: api.get(endpoint: "/case"), options: autobahn.options)
