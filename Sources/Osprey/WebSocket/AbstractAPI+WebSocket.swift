@@ -44,6 +44,11 @@ extension AbstractAPI {
         }
         do {
             try WebSocketHandshake.check(subprotocols: options.subprotocols)
+            if let size = options.maximumOutgoingFrameSize, size < 1 {
+                throw APIError.invalidRequest(
+                    reason:
+                        "WebSocketOptions.maximumOutgoingFrameSize must be at least 1 byte (it is \(size))")
+            }
         } catch {
             return Promise(error: error, defaultQueue: responseQueue)
         }

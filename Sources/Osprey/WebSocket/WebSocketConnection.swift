@@ -53,7 +53,7 @@ final class WebSocketConnection: UpgradedConnectionReceiver, Sendable {
                 machine: WebSocketStateMachine(
                     maximumFrameSize: options.maximumFrameSize,
                     maximumMessageSize: options.maximumMessageSize,
-                    deflate: deflate)))
+                    deflate: deflate, outgoingFrameSize: options.maximumOutgoingFrameSize)))
         (closed, resolver) = Promise<WebSocketClose>.pending(defaultQueue: defaultQueue)
     }
 

@@ -19,6 +19,10 @@ public struct WebSocketOptions: Sendable, Equatable {
     /// The largest message accepted from the server, its fragments joined (default 16 MiB): a
     /// larger one closes the socket with 1009.
     public var maximumMessageSize = 16 << 20
+    /// The largest payload of a frame the client sends; nil (the default) sends each message in
+    /// one frame. Set it for a server that limits its frames: a longer message goes out in
+    /// fragments (after compression, when compressed). At least 1.
+    public var maximumOutgoingFrameSize: Int?
     /// The most bytes of received messages that wait for the reader (default 1 MiB): past it,
     /// the socket stops reading, so a slow reader slows the server down instead of filling memory.
     /// A single message larger than this still arrives whole.

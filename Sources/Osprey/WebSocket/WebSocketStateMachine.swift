@@ -36,9 +36,13 @@ package struct WebSocketStateMachine: Sendable {
     /// Compresses messages sent, when permessage-deflate was negotiated (and zlib can write the
     /// window the server allows).
     private let deflater: MessageDeflater?
+    /// The largest payload of a frame sent; nil sends every message in one frame.
+    private let outgoingFrameSize: Int?
 
-    package init(maximumFrameSize: Int, maximumMessageSize: Int) {
-        self.init(maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize, deflate: nil)
+    package init(maximumFrameSize: Int, maximumMessageSize: Int, outgoingFrameSize: Int? = nil) {
+        self.init(
+            maximumFrameSize: maximumFrameSize, maximumMessageSize: maximumMessageSize, deflate: nil,
+            outgoingFrameSize: outgoingFrameSize)
     }
 
     /// A machine for the fuzz target: with permessage-deflate's defaults when `deflate`.
@@ -49,7 +53,11 @@ package struct WebSocketStateMachine: Sendable {
     }
 
     /// A machine that speaks permessage-deflate as `deflate` says, when given.
-    init(maximumFrameSize: Int, maximumMessageSize: Int, deflate: PerMessageDeflate?) {
+    init(
+        maximumFrameSize: Int, maximumMessageSize: Int, deflate: PerMessageDeflate?,
+        outgoingFrameSize: Int? = nil
+    ) {
+        self.outgoingFrameSize = outgoingFrameSize
         let inflater = deflate.flatMap {
             MessageInflater(windowBits: $0.serverMaxWindowBits, resetsEachMessage: $0.serverNoContextTakeover)
         }
@@ -133,16 +141,20 @@ package struct WebSocketStateMachine: Sendable {
         }
     }
 
-    /// A message's frame: compressed when permessage-deflate is on and the message is long
-    /// enough, else as it is.
+    /// A message's frames: compressed when permessage-deflate is on and the message is long
+    /// enough, else as it is; in fragments of at most `outgoingFrameSize` bytes when set (a
+    /// compressed message is compressed whole, then split: RFC 7692 §6.1).
     private func frame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) -> [UInt8] {
         var output: [UInt8] = []
         if let deflater, payload.count >= MessageDeflater.threshold,
             let compressed = deflater.compress(payload)
         {
-            writer.append(opcode, payload: compressed, isCompressed: true, to: &output)
+            compressed.withUnsafeBytes {
+                writer.appendMessage(
+                    opcode, payload: $0, isCompressed: true, fragmentSize: outgoingFrameSize, to: &output)
+            }
         } else {
-            writer.append(opcode, payload: payload, to: &output)
+            writer.appendMessage(opcode, payload: payload, fragmentSize: outgoingFrameSize, to: &output)
         }
         return output
     }

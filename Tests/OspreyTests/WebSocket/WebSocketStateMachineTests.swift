@@ -17,8 +17,9 @@ struct WebSocketStateMachineTests {
     }
 
     /// The frames the client wrote, unmasked, as the server reads them.
-    private static func written(_ bytes: [UInt8]) throws -> [WebSocketFrame] {
-        var parser = WebSocketFrameParser(maximumFrameSize: 1 << 20, expectsMaskedFrames: true)
+    private static func written(_ bytes: [UInt8], compressed: Bool = false) throws -> [WebSocketFrame] {
+        var parser = WebSocketFrameParser(
+            maximumFrameSize: 1 << 20, allowsCompression: compressed, expectsMaskedFrames: true)
         parser.append(bytes)
         var frames: [WebSocketFrame] = []
         while let frame = try parser.next() { frames.append(frame) }
@@ -134,5 +135,53 @@ struct WebSocketStateMachineTests {
             return
         }
         #expect(reason.contains("pong"))
+    }
+
+    @Test(
+        "with an outgoing frame size, a longer message goes out in fragments: its opcode first, then continuations"
+    )
+    func outgoingFragments() throws {
+        var machine = WebSocketStateMachine(
+            maximumFrameSize: 1 << 20, maximumMessageSize: 1 << 20, outgoingFrameSize: 4)
+        let sent = machine.send(.text("0123456789"))
+        let text = try #require(sent)
+        let frames = try Self.written(text)
+        #expect(frames.map(\.opcode) == [.text, .continuation, .continuation])
+        #expect(frames.map(\.isFinal) == [false, false, true])
+        #expect(frames.map { String(decoding: $0.payload, as: UTF8.self) } == ["0123", "4567", "89"])
+        #expect(frames.allSatisfy { !$0.isCompressed })
+        // Short enough, or empty: one frame.
+        let short = machine.send(.binary(Data([1, 2, 3, 4])))
+        #expect(try Self.written(try #require(short)).count == 1)
+        let empty = machine.send(.text(""))
+        #expect(try Self.written(try #require(empty)).map(\.isFinal) == [true])
+        // The server reads the fragments back as the message.
+        var reader = WebSocketReader(
+            maximumFrameSize: 1 << 20, maximumMessageSize: 1 << 20, expectsMaskedFrames: true)
+        reader.append(text)
+        #expect(try reader.next() == .message(.text("0123456789")))
+    }
+
+    @Test(
+        "a compressed message is compressed whole, then split: RSV1 on its first fragment only",
+        .enabled(if: PerMessageDeflate.unavailableReason == nil))
+    func compressedFragments() throws {
+        var machine = WebSocketStateMachine(
+            maximumFrameSize: 1 << 20, maximumMessageSize: 1 << 20, deflate: PerMessageDeflate(),
+            outgoingFrameSize: 16)
+        let message = WebSocketMessage.binary(
+            Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0 &* 31 / 5) }))
+        let frame = machine.send(message)
+        let sent = try #require(frame)
+        let frames = try Self.written(sent, compressed: true)
+        #expect(frames.count > 2)
+        #expect(frames.map(\.isCompressed) == [true] + Array(repeating: false, count: frames.count - 1))
+        #expect(frames.dropLast().allSatisfy { $0.payload.count == 16 && !$0.isFinal })
+        #expect(frames.last?.isFinal == true)
+        var reader = WebSocketReader(
+            maximumFrameSize: 1 << 20, maximumMessageSize: 1 << 20, expectsMaskedFrames: true,
+            inflatingWindowBits: 15)
+        reader.append(sent)
+        #expect(try reader.next() == .message(message))
     }
 }

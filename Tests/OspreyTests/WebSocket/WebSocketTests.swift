@@ -131,6 +131,47 @@
             plain.cancel()
         }
 
+        @Test(
+            "with an outgoing frame size, messages go out in fragments that the server joins, compressed or not",
+            arguments: [false, true])
+        func outgoingFragments(compressed: Bool) async throws {
+            let server = try await WebSocketServer.start(deflate: compressed)
+            defer { server.stop() }
+            let api = try SocketAPI(baseURL: server.baseURL)
+            var options = WebSocketOptions()
+            options.maximumOutgoingFrameSize = 1_000
+            let socket = try await api.webSocket(route: api.get(endpoint: "/echo"), options: options).value
+            #expect(socket.extensions.isEmpty == !compressed, "\(socket.extensions)")
+            let messages: [WebSocketMessage] = [
+                .text(String(repeating: "é😀 ospreys ", count: 3_000)),
+                .binary(Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) })),
+                .text("short"),
+                .binary(Data()),
+            ]
+            for message in messages { socket.send(message) }
+            var iterator = socket.messages.makeAsyncIterator()
+            for (index, message) in messages.enumerated() {
+                #expect(try await iterator.next() == message, "message \(index)")
+            }
+            #expect(try await socket.close().value.code == .normal)
+        }
+
+        @Test("an outgoing frame size below 1 fails the opening with a clear error, before any request")
+        func invalidOutgoingFrameSize() async throws {
+            // Nobody listens there: a request made would fail as refused instead.
+            let server = try LoopbackServer()
+            server.stop()
+            let api = try SocketAPI(server: server)
+            var options = WebSocketOptions()
+            options.maximumOutgoingFrameSize = 0
+            let result = await api.webSocket(route: api.get(endpoint: "/echo"), options: options).result
+            guard case .failure(APIError.invalidRequest(let reason)) = result else {
+                Issue.record("expected invalidRequest, got \(result)")
+                return
+            }
+            #expect(reason.contains("maximumOutgoingFrameSize"))
+        }
+
         @Test("a socket outlives the API and transport that opened it, which it keeps until it ends")
         func outlivesItsAPI() async throws {
             let server = try await WebSocketServer.start()

@@ -46,6 +46,28 @@ package struct WebSocketFrameWriter: Sendable {
         }
     }
 
+    /// Appends a data message: one frame, or fragments of at most `fragmentSize` bytes each (the
+    /// first with the message's opcode and, when compressed, RSV1; the rest continuations; the
+    /// last final).
+    package func appendMessage(
+        _ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, isCompressed: Bool = false,
+        fragmentSize: Int?, to output: inout [UInt8]
+    ) {
+        guard let fragmentSize, fragmentSize > 0, payload.count > fragmentSize else {
+            return append(opcode, payload: payload, isCompressed: isCompressed, to: &output)
+        }
+        output.reserveCapacity(output.count + payload.count + (payload.count / fragmentSize + 1) * 14)
+        var start = 0
+        while start < payload.count {
+            let end = min(start + fragmentSize, payload.count)
+            append(
+                start == 0 ? opcode : .continuation,
+                payload: UnsafeRawBufferPointer(rebasing: payload[start..<end]),
+                isFinal: end == payload.count, isCompressed: isCompressed && start == 0, to: &output)
+            start = end
+        }
+    }
+
     /// Appends one frame carrying the bytes of an array.
     package func append(
         _ opcode: WebSocketOpcode, payload: [UInt8], isFinal: Bool = true, isCompressed: Bool = false,
