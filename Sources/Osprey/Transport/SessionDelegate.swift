@@ -6,8 +6,10 @@ import Foundation
 
 /// The session's delegate: forwards each event to the task's exchange, and keeps URLSession
 /// from doing the things Osprey does itself (following redirects, answering challenges).
-final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionWebSocketDelegate, Sendable {
     let registry = TaskRegistry()
+    /// WebSocket openings (``SocketExchange``), by task.
+    let sockets = SocketRegistry()
     /// The pins and the client identity (Apple platforms; elsewhere the transport refuses
     /// options it cannot apply before a task exists).
     let tls: TLSOptions
@@ -80,18 +82,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 {
                     completionHandler(.useCredential, URLCredential(trust: trust))
                 } else {
-                    // Fail the exchange with what happened before the cancellation reaches it
-                    // as a plain "cancelled": no request byte has been sent.
+                    // Fail the exchange (or the WebSocket's opening) with what happened before the
+                    // cancellation reaches it as a plain "cancelled": no request byte has been sent.
+                    let refusal = URLError(
+                        .secureConnectionFailed,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "the server's public key matches none of the pinned keys"
+                        ])
                     registry.exchange(for: task)?.fail { context in
-                        .transport(
-                            underlying: URLError(
-                                .secureConnectionFailed,
-                                userInfo: [
-                                    NSLocalizedDescriptionKey:
-                                        "the server's public key matches none of the pinned keys"
-                                ]),
-                            context: context)
+                        .transport(underlying: refusal, context: context)
                     }
+                    sockets.failed(task.taskIdentifier, underlying: refusal)
                     completionHandler(.cancelAuthenticationChallenge, nil)
                 }
             case NSURLAuthenticationMethodClientCertificate:
@@ -126,6 +128,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if sockets.completed(task.taskIdentifier, error: error) { return }
         registry.remove(task)?.completed(task, error: error, session: session, registry: registry)
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
+    ) {
+        sockets.opened(webSocketTask.taskIdentifier)
+    }
+
+    func urlSession(
+        _ session: URLSession, webSocketTask: URLSessionWebSocketTask,
+        didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?
+    ) {
+        // The socket learns of the close when the task's reading fails (the task keeps the code).
     }
 }

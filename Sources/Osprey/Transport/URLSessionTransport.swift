@@ -15,14 +15,14 @@ import Promises
 /// timeouts and a total deadline (its own timers), a maximum response size, truncated bodies
 /// as errors, redirects per ``RedirectPolicy``, and prompt 401s for Basic challenges.
 public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, CookieJarTransport {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    let session: URLSession
+    let delegate: SessionDelegate
     private let gate = DeliveryGate()
-    private let timers = DispatchQueue(label: "osprey.transport.timers")
+    let timers = DispatchQueue(label: "osprey.transport.timers")
     /// Where tasks are created, resumed and cancelled when the calling thread must not wait for
     /// FoundationNetworking (see ``Exchange``). Concurrent: one slow cancel must not hold up the
     /// next request's start.
-    private let control = DispatchQueue(label: "osprey.transport.control", attributes: .concurrent)
+    let control = DispatchQueue(label: "osprey.transport.control", attributes: .concurrent)
     /// Where tasks are suspended and resumed for streams' readers, in order.
     private let flowControl = DispatchQueue(label: "osprey.transport.flow")
 
@@ -30,6 +30,8 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, Coo
     public let cookies: CookieJar?
     /// Why every request fails: TLS options this platform's URLSession cannot apply.
     private let tlsRefusal: String?
+    /// Makes the tasks of WebSockets (URLSession's on Apple platforms); nil where none open.
+    let socketTasks: SocketTaskMaker?
 
     /// Creates a transport with its own session.
     /// - Parameters:
@@ -42,10 +44,27 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, Coo
     ///     What the platform cannot apply (any of it on Linux but the defaults; PEM client
     ///     certificates and other trust roots everywhere) fails each request before any I/O
     ///     with ``APIError/invalidRequest(reason:)`` saying so: use ``CurlTransport`` for those.
-    public init(
+    public convenience init(
         configuration: URLSessionConfiguration = .ephemeral, cookies: CookieJar? = CookieJar(),
         tls: TLSOptions = TLSOptions()
     ) {
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking (Swift 6.3) is built without libcurl's WebSocket calls: its
+            // tasks fail "WebSockets not supported by libcurl" whatever libcurl is loaded.
+            self.init(configuration: configuration, cookies: cookies, tls: tls, socketTasks: nil)
+        #else
+            self.init(
+                configuration: configuration, cookies: cookies, tls: tls,
+                socketTasks: URLSessionMessageTask.make)
+        #endif
+    }
+
+    /// A transport whose WebSocket tasks `socketTasks` makes (nil: it opens none).
+    init(
+        configuration: URLSessionConfiguration, cookies: CookieJar?, tls: TLSOptions,
+        socketTasks: SocketTaskMaker?
+    ) {
+        self.socketTasks = socketTasks
         let delegate = SessionDelegate(tls: tls)
         self.delegate = delegate
         self.cookies = cookies
@@ -109,6 +128,10 @@ public final class URLSessionTransport: HTTPTransport, SettlesOnItsOwnQueue, Coo
             try request.validate()
         } catch {
             resolver.reject(error)
+            return promise
+        }
+        if let sink = request.downloadSink as? any UpgradeSink {
+            openSocket(request, sink: sink, resolver: resolver)
             return promise
         }
         let exchange = Exchange(

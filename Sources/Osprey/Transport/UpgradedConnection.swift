@@ -41,10 +41,32 @@ package protocol UpgradeSink: DownloadSink {
     /// - Throws: why the head is not the answer asked for (the transport then closes the
     ///   connection and fails the request with the error).
     func upgraded(_ response: HTTPURLResponse, request: URLRequest, connection: any UpgradedConnection) throws
+
+    /// The largest message a transport that frames messages itself (``UpgradingTransport/framesMessages``)
+    /// lets its task take.
+    var messageLimit: Int { get }
+
+    /// A transport that frames messages itself made the handshake (its key, its extensions) and
+    /// checked the answer's `Sec-WebSocket-Accept`: checks what remains of `response` (the
+    /// subprotocol), and takes `connection`, whose frames the transport's task stands for.
+    /// - Throws: as ``upgraded(_:request:connection:)``.
+    func upgradedByMessageTask(
+        _ response: HTTPURLResponse, request: URLRequest, connection: any UpgradedConnection
+    ) throws
 }
 
 /// A transport that can hand over upgraded connections (``CurlTransport`` on Linux).
 package protocol UpgradingTransport: HTTPTransport {
-    /// Whether this transport can upgrade at all (libcurl is loaded).
+    /// Whether this transport can upgrade at all (libcurl is loaded; URLSession has WebSocket
+    /// tasks).
     var supportsUpgrades: Bool { get }
+    /// Whether the transport speaks WebSocket itself, in whole messages (URLSession's WebSocket
+    /// task), rather than handing over the connection's bytes: its handshake then carries only
+    /// the subprotocols the sink offers, and a `101` goes to
+    /// ``UpgradeSink/upgradedByMessageTask(_:request:connection:)``.
+    var framesMessages: Bool { get }
+}
+
+extension UpgradingTransport {
+    package var framesMessages: Bool { false }
 }

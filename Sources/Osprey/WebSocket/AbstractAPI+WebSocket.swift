@@ -16,8 +16,10 @@ extension AbstractAPI {
     /// `Sec-WebSocket-Accept`, `Upgrade`, `Connection`, and the subprotocol and extensions it
     /// chose among those offered); any other status fails like any request, with the response.
     ///
-    /// WebSockets need a transport that can hand over the connection: ``CurlTransport`` on
-    /// Linux. Another transport fails at once with ``WebSocketError/unsupportedTransport(reason:)``.
+    /// WebSockets need a transport that can open them: ``CurlTransport`` on Linux, which hands
+    /// over the connection, or ``URLSessionTransport`` on Apple platforms, whose WebSocket task
+    /// frames the messages (see "Using WebSockets" for what it does its own way). Another
+    /// transport fails at once with ``WebSocketError/unsupportedTransport(reason:)``.
     /// - Parameters:
     ///   - route: The URL (usually a `GET`; the handshake is always one).
     ///   - parameters: Query and headers (a body is not sent).
@@ -52,7 +54,7 @@ extension AbstractAPI {
         } catch {
             return Promise(error: error, defaultQueue: responseQueue)
         }
-        let plan = WebSocketPlan(options: options)
+        let plan = WebSocketPlan(options: options, framedByTransport: upgrading.framesMessages)
         var configuration = configuration
         // An upgrade is never stored or answered from a cache.
         configuration.cache = nil

@@ -96,14 +96,7 @@ package struct WebSocketHandshake: Sendable {
         else {
             throw .invalidHandshake(reason: "the response's Sec-WebSocket-Accept does not match the key sent")
         }
-        let chosen = headers.values(for: "Sec-WebSocket-Protocol").flatMap(Self.tokens)
-        guard chosen.count <= 1 else {
-            throw .invalidHandshake(reason: "the server chose more than one subprotocol")
-        }
-        if let name = chosen.first, !subprotocols.contains(name) {
-            throw .invalidHandshake(
-                reason: "the server chose the subprotocol \(String(reflecting: name)), which was not offered")
-        }
+        let chosen = try chosenSubprotocol(headers)
         let extensions = headers.values(for: "Sec-WebSocket-Extensions").flatMap(Self.tokens)
         let offered = Set((extensionOffer.map(Self.tokens) ?? []).map(Self.extensionName))
         for accepted in extensions where !offered.contains(Self.extensionName(accepted)) {
@@ -113,8 +106,30 @@ package struct WebSocketHandshake: Sendable {
             )
         }
         return Agreement(
-            subprotocol: chosen.first, extensions: extensions,
+            subprotocol: chosen, extensions: extensions,
             deflate: try PerMessageDeflate.negotiated(in: extensions))
+    }
+
+    /// Checks the answer to a handshake a message task made (URLSession's, which sent its own
+    /// key and extensions and checked `Sec-WebSocket-Accept` itself): the subprotocol must be one
+    /// offered; the extensions are the task's business (reported, never run by the client).
+    func validateByMessageTask(_ headers: HTTPHeaders) throws(WebSocketError) -> Agreement {
+        Agreement(
+            subprotocol: try chosenSubprotocol(headers),
+            extensions: headers.values(for: "Sec-WebSocket-Extensions").flatMap(Self.tokens))
+    }
+
+    /// The subprotocol the server chose: at most one, among those offered.
+    private func chosenSubprotocol(_ headers: HTTPHeaders) throws(WebSocketError) -> String? {
+        let chosen = headers.values(for: "Sec-WebSocket-Protocol").flatMap(Self.tokens)
+        guard chosen.count <= 1 else {
+            throw .invalidHandshake(reason: "the server chose more than one subprotocol")
+        }
+        if let name = chosen.first, !subprotocols.contains(name) {
+            throw .invalidHandshake(
+                reason: "the server chose the subprotocol \(String(reflecting: name)), which was not offered")
+        }
+        return chosen.first
     }
 
     /// The comma-separated members of a field's value, trimmed, without empty ones.

@@ -10,6 +10,9 @@ import Foundation
 /// response like any other: retried, followed or failed by the API's rules.
 final class WebSocketPlan: ResponseBodyPlan, UpgradeSink, Sendable {
     let options: WebSocketOptions
+    /// Whether the transport frames messages itself (URLSession's WebSocket task): it then makes
+    /// the handshake's key and extensions, and the plan offers only the subprotocols.
+    let framedByTransport: Bool
     private let attempt = Locked(Attempt())
 
     private struct Attempt {
@@ -20,22 +23,43 @@ final class WebSocketPlan: ResponseBodyPlan, UpgradeSink, Sendable {
     }
 
     /// - Parameter options: checked already (see ``WebSocketHandshake/check(subprotocols:)``).
-    init(options: WebSocketOptions) {
+    init(options: WebSocketOptions, framedByTransport: Bool = false) {
         self.options = options
+        self.framedByTransport = framedByTransport
     }
 
     func prepare(_ request: URLRequest, then send: @escaping @Sendable (URLRequest, _ waited: Bool) -> Void) {
-        let offersCompression = options.compression && PerMessageDeflate.unavailableReason == nil
+        let offersCompression =
+            options.compression && !framedByTransport && PerMessageDeflate.unavailableReason == nil
         let handshake = WebSocketHandshake(
             checked: options.subprotocols, extensionOffer: offersCompression ? PerMessageDeflate.offer : nil)
         var request = request
-        for (name, value) in handshake.requestFields { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in handshake.requestFields
+        where !framedByTransport || name == "Sec-WebSocket-Protocol" {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         attempt.withLock { $0.handshake = handshake }
         send(request, false)
     }
 
     func upgraded(_ response: HTTPURLResponse, request: URLRequest, connection: any UpgradedConnection) throws
     {
+        try take(connection, from: response) { try $0.validate($1) }
+    }
+
+    var messageLimit: Int { options.maximumMessageSize }
+
+    func upgradedByMessageTask(
+        _ response: HTTPURLResponse, request: URLRequest, connection: any UpgradedConnection
+    ) throws {
+        try take(connection, from: response) { try $0.validateByMessageTask($1) }
+    }
+
+    /// Checks the `101`'s head with `validate`, and keeps the connection for ``claim()``.
+    private func take(
+        _ connection: any UpgradedConnection, from response: HTTPURLResponse,
+        validate: (WebSocketHandshake, HTTPHeaders) throws -> WebSocketHandshake.Agreement
+    ) throws {
         guard let handshake = attempt.withLock({ $0.handshake }) else {
             throw WebSocketError.invalidHandshake(reason: "a 101 to a request that offered no handshake")
         }
@@ -45,7 +69,7 @@ final class WebSocketPlan: ResponseBodyPlan, UpgradeSink, Sendable {
                 headers.add(name: name, value: value)
             }
         }
-        let agreement = try handshake.validate(headers)
+        let agreement = try validate(handshake, headers)
         let late = attempt.withLock { attempt -> Bool in
             attempt.upgraded = (connection, agreement)
             return attempt.ended
