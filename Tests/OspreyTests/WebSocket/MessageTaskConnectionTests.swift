@@ -159,6 +159,61 @@ struct MessageTaskConnectionTests {
         socket.cancel()
     }
 
+    @Test(
+        "stress: messages both ways from several threads at once, then the server's close; order and count kept"
+    )
+    func stress() async throws {
+        let task = ScriptedMessageTask()
+        var options = WebSocketOptions()
+        options.bufferSize = 4_096
+        let socket = Self.open(task, options: options)
+        let count = 2_000
+        // The server writes from one thread while the client sends from others and reads.
+        DispatchQueue.global().async {
+            for index in 0..<count { task.serverSends(.text("s\(index)")) }
+            task.serverCloses(code: .normal, reason: "done")
+        }
+        // Each sender sends in order until a send fails (the socket closed meanwhile).
+        let sends = (0..<4).map { sender in
+            Task.detached { () -> (sent: Int, failed: Bool) in
+                var sent = 0
+                do {
+                    for index in 0..<count / 4 {
+                        try await socket.send(text: "c\(sender).\(index)").value
+                        sent += 1
+                    }
+                } catch {
+                    return (sent, true)
+                }
+                return (sent, false)
+            }
+        }
+        var received = 0
+        for try await message in socket.messages {
+            #expect(message == .text("s\(received)"))
+            received += 1
+        }
+        #expect(received == count)
+        #expect(try await socket.closed.value.initiator == .server)
+        var outcomes: [(sent: Int, failed: Bool)] = []
+        for send in sends { outcomes.append(await send.value) }
+        task.finishEvents()
+        var seen = [Int](repeating: 0, count: 4)
+        for await event in task.events {
+            guard case .sent(.text(let text)) = event else { continue }
+            let parts = text.dropFirst().split(separator: ".").compactMap { Int($0) }
+            // Each sender's messages reach the task once each, in the order it sent them.
+            #expect(parts.count == 2 && parts[1] == seen[parts[0]], "\(text)")
+            seen[parts[0]] += 1
+        }
+        for (sender, outcome) in outcomes.enumerated() {
+            // Every send that succeeded reached the task, and none that failed did; a sender
+            // stopped early only on a failed send.
+            #expect(seen[sender] == outcome.sent, "sender \(sender)")
+            #expect(outcome.sent == count / 4 || outcome.failed, "sender \(sender)")
+        }
+    }
+
     @Test("a connection that fails without a close ends the socket as lost, with the task's error")
     func connectionFails() async throws {
         let task = ScriptedMessageTask()

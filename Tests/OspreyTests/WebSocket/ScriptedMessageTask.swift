@@ -104,9 +104,17 @@ final class ScriptedMessageTask: OpeningWebSocketTask, @unchecked Sendable {
     // MARK: WebSocketMessageTask
 
     func send(_ message: WebSocketMessage, completion: @escaping @Sendable ((any Error)?) -> Void) {
-        let refused = lock.withLock { aborted }
-        continuation.yield(.sent(message))
+        // After an abort nothing goes out (and no event says it did).
+        let refused = lock.withLock { () -> Bool in
+            if !aborted { continuation.yield(.sent(message)) }
+            return aborted
+        }
         completion(refused ? URLError(.cancelled) : nil)
+    }
+
+    /// Ends ``events`` after what was recorded so far.
+    func finishEvents() {
+        lock.withLock { continuation.finish() }
     }
 
     func receive(_ completion: @escaping @Sendable (Result<WebSocketMessage, any Error>) -> Void) {
@@ -135,10 +143,10 @@ final class ScriptedMessageTask: OpeningWebSocketTask, @unchecked Sendable {
     func abort() {
         let waiting = lock.withLock { () -> (@Sendable (Result<WebSocketMessage, any Error>) -> Void)? in
             aborted = true
+            continuation.yield(.abort)
             defer { waitingReceive = nil }
             return waitingReceive
         }
-        continuation.yield(.abort)
         waiting?(.failure(URLError(.cancelled)))
     }
 

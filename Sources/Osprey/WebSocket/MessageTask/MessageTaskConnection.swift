@@ -43,8 +43,8 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
     }
 
     func write(_ bytes: [UInt8], written: (@Sendable ((any Error)?) -> Void)?) {
-        let parsed = state.withLock { state -> Result<[WebSocketInbound], WebSocketViolation> in
-            guard !state.ended else { return .success([]) }
+        let parsed = state.withLock { state -> Result<[WebSocketInbound], WebSocketViolation>? in
+            guard !state.ended else { return nil }
             state.frames.append(bytes)
             var inbound: [WebSocketInbound] = []
             do throws(WebSocketViolation) {
@@ -56,6 +56,10 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
         }
         let inbound: [WebSocketInbound]
         switch parsed {
+        case nil:
+            // The connection ended first: nothing goes out.
+            report(written, WebSocketError.closed)
+            return
         case .success(let all): inbound = all
         case .failure(let violation):
             // The machine wrote a frame it should not have: nothing of it is sent.
