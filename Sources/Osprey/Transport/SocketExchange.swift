@@ -164,7 +164,14 @@ final class SocketExchange: Sendable {
             defer { state.finished = true }
             return state.finished ? nil : state.task
         }
+        forget(task)
         task?.abort()
+    }
+
+    /// The opening is over: the registry lets go of it (and of the session its task maker
+    /// holds), whether or not the task's completion ever comes; a late one finds nothing to do.
+    private func forget(_ task: (any OpeningWebSocketTask)?) {
+        if let task { registry.remove(task.identifier) }
     }
 
     /// Fails the opening with a transport error: `underlying`.
@@ -174,11 +181,13 @@ final class SocketExchange: Sendable {
 
     private func deliver(_ response: HTTPURLResponse, request: URLRequest) {
         guard
-            let hops = state.withLock({ state -> [TransportResponse]? in
+            let (hops, task) = state.withLock({
+                state -> ([TransportResponse], (any OpeningWebSocketTask)?)? in
                 defer { state.finished = true }
-                return state.finished ? nil : state.hops
+                return state.finished ? nil : (state.hops, state.task)
             })
         else { return }
+        forget(task)
         var delivered = TransportResponse(response: response, data: Data(), request: request)
         delivered.redirects = hops
         resolver.fulfill(delivered)
@@ -195,6 +204,7 @@ final class SocketExchange: Sendable {
                 )
             })
         else { return }
+        forget(task)
         task?.abort()
         resolver.reject(makeError(context))
     }
@@ -223,6 +233,10 @@ final class SocketRegistry: Sendable {
 
     func register(_ identifier: Int, for exchange: SocketExchange) {
         exchanges.withLock { $0[identifier] = exchange }
+    }
+
+    func remove(_ identifier: Int) {
+        exchanges.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
     /// The task `identifier` opened.
