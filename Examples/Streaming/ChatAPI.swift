@@ -45,7 +45,8 @@ final class ChatAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     }
 
     /// The live feed of `room`: a WebSocket on which each text sent is posted, and every post
-    /// arrives as JSON. (WebSockets need `CurlTransport`, Linux's default.)
+    /// arrives as JSON. (`CurlTransport` opens WebSockets on Linux, `URLSessionTransport` on Apple
+    /// platforms.)
     func live(in room: Int) -> Promise<WebSocket> {
         webSocket(route: get(endpoint: "/rooms/\(room)/live"))
     }
