@@ -42,6 +42,28 @@ struct URLSessionSocketTests {
         return (api, transport)
     }
 
+    /// An opening to `/rooms/lobby` under way: the API's promise, and the task its transport made.
+    struct Opening {
+        let transport: URLSessionTransport
+        let promise: Promise<WebSocket>
+        let task: ScriptedMessageTask
+        /// The tasks made after the first (a redirect's).
+        var made: AsyncStream<ScriptedMessageTask>.Iterator
+        var parts: (URLSessionTransport, Promise<WebSocket>, ScriptedMessageTask) {
+            (transport, promise, task)
+        }
+    }
+
+    private static func opening(timeout: TimeInterval? = nil) async throws -> Opening {
+        let tasks = Tasks()
+        let (api, transport) = api(tasks)
+        if let timeout { api.configuration.timeout = timeout }
+        let promise = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
+        var made = tasks.made.makeAsyncIterator()
+        let task = try #require(await made.next())
+        return Opening(transport: transport, promise: promise, task: task, made: made)
+    }
+
     private static func response(
         _ status: Int, url: String = "wss://chat.example.com/rooms/lobby", _ headers: [String: String] = [:]
     ) -> HTTPURLResponse {
@@ -104,11 +126,7 @@ struct URLSessionSocketTests {
 
     @Test("a refused handshake fails like any request, with the status; the task's error is not the story")
     func refused() async throws {
-        let tasks = Tasks()
-        let (api, transport) = Self.api(tasks)
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let task = try #require(await made.next())
+        let (transport, opening, task) = try await Self.opening().parts
         task.httpResponse = Self.response(403)
         transport.socketRegistry.completed(task.identifier, error: URLError(.badServerResponse))
         let result = await opening.result
@@ -121,14 +139,11 @@ struct URLSessionSocketTests {
 
     @Test("a redirect is followed with a new task, credentials dropped across origins")
     func redirect() async throws {
-        let tasks = Tasks()
-        let (api, transport) = Self.api(tasks)
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let first = try #require(await made.next())
+        var started = try await Self.opening()
+        let (transport, opening, first) = started.parts
         first.httpResponse = Self.response(302, ["Location": "https://other.example.com/socket"])
         transport.socketRegistry.completed(first.identifier, error: URLError(.badServerResponse))
-        let second = try #require(await made.next())
+        let second = try #require(await started.made.next())
         #expect(second.request?.url?.absoluteString == "wss://other.example.com/socket")
         #expect(second.request?.value(forHTTPHeaderField: "Authorization") == nil)
         second.httpResponse = Self.response(
@@ -141,11 +156,7 @@ struct URLSessionSocketTests {
 
     @Test("a subprotocol that was not offered fails the opening and closes the task")
     func subprotocolNotOffered() async throws {
-        let tasks = Tasks()
-        let (api, transport) = Self.api(tasks)
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let task = try #require(await made.next())
+        let (transport, opening, task) = try await Self.opening().parts
         var events = task.events.makeAsyncIterator()
         task.httpResponse = Self.response(
             101, ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Protocol": "other"])
@@ -163,12 +174,7 @@ struct URLSessionSocketTests {
 
     @Test("a task that never answers fails the opening when the API's timeout passes, and is closed")
     func timesOut() async throws {
-        let tasks = Tasks()
-        let (api, _) = Self.api(tasks)
-        api.configuration.timeout = 0.2
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let task = try #require(await made.next())
+        let (_, opening, task) = try await Self.opening(timeout: 0.2).parts
         var events = task.events.makeAsyncIterator()
         let result = await opening.result
         guard case .failure(APIError.timedOut) = result else {
@@ -180,11 +186,7 @@ struct URLSessionSocketTests {
 
     @Test("a server key the pins refuse fails the opening with that reason, not as cancelled")
     func pinRefused() async throws {
-        let tasks = Tasks()
-        let (api, transport) = Self.api(tasks)
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let task = try #require(await made.next())
+        let (transport, opening, task) = try await Self.opening().parts
         // As the session delegate does when the pins refuse the key; the task then ends cancelled.
         transport.socketRegistry.failed(task.identifier, underlying: URLError(.secureConnectionFailed))
         transport.socketRegistry.completed(task.identifier, error: URLError(.cancelled))
@@ -198,11 +200,7 @@ struct URLSessionSocketTests {
 
     @Test("cancelling the opening closes its task")
     func cancelled() async throws {
-        let tasks = Tasks()
-        let (api, _) = Self.api(tasks)
-        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"))
-        var made = tasks.made.makeAsyncIterator()
-        let task = try #require(await made.next())
+        let (_, opening, task) = try await Self.opening().parts
         var events = task.events.makeAsyncIterator()
         #expect(await events.next() == .resume)
         opening.cancel()
