@@ -135,7 +135,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionWebSock
     func urlSession(
         _ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?
     ) {
-        sockets.opened(webSocketTask.taskIdentifier)
+        sockets.opened(webSocketTask.taskIdentifier, subprotocol: `protocol`)
     }
 
     func urlSession(

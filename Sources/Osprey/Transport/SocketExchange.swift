@@ -98,14 +98,25 @@ final class SocketExchange: Sendable {
         started ? task.resume() : task.abort()
     }
 
-    /// The handshake succeeded: the sink checks the `101` and takes the socket.
-    func opened() {
+    /// The handshake succeeded (with `subprotocol`, as the task tells it): the sink checks the
+    /// `101` and takes the socket. A task that keeps no `101` (its `response` is not one) gets
+    /// one made from what it told.
+    func opened(subprotocol: String?) {
         guard
             let (task, request) = state.withLock({ state in
                 state.finished ? nil : state.task.map { ($0, state.request) }
             })
         else { return }
-        guard let response = task.httpResponse, response.statusCode == 101 else {
+        let response: HTTPURLResponse
+        if let kept = task.httpResponse, kept.statusCode == 101 {
+            response = kept
+        } else if let url = request.url,
+            let made = HTTPURLResponse(
+                url: url, statusCode: 101, httpVersion: "HTTP/1.1",
+                headerFields: subprotocol.map { ["Sec-WebSocket-Protocol": $0] } ?? [:])
+        {
+            response = made
+        } else {
             task.abort()
             return fail { .transport(underlying: URLError(.badServerResponse), context: $0) }
         }
@@ -239,9 +250,9 @@ final class SocketRegistry: Sendable {
         exchanges.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
-    /// The task `identifier` opened.
-    func opened(_ identifier: Int) {
-        exchanges.withLock { $0[identifier] }?.opened()
+    /// The task `identifier` opened, with `subprotocol` (nil: none).
+    func opened(_ identifier: Int, subprotocol: String? = nil) {
+        exchanges.withLock { $0[identifier] }?.opened(subprotocol: subprotocol)
     }
 
     /// The task `identifier` must fail with `underlying` (a refused server key), before its

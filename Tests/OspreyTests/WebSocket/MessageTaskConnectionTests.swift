@@ -100,6 +100,21 @@ struct MessageTaskConnectionTests {
         #expect(await events.next(where: { $0 == .abort }) == .abort)
     }
 
+    @Test(
+        "after the client's close, a task that stops reading without the server's code ends the socket as the client closed it"
+    )
+    func clientCloseWithoutServerCode() async throws {
+        let task = ScriptedMessageTask()
+        var events = task.events.makeAsyncIterator()
+        let socket = Self.open(task)
+        let closed = socket.close(code: WebSocketCloseCode(4001), reason: "leaving")
+        _ = await events.next(where: { if case .close = $0 { true } else { false } })
+        task.connectionFails()
+        #expect(
+            try await closed.value
+                == WebSocketClose(code: WebSocketCloseCode(4001), reason: "leaving", initiator: .client))
+    }
+
     @Test("without the server's answer, the close timeout closes the task and the socket ends as lost")
     func closeTimeout() async throws {
         let task = ScriptedMessageTask()

@@ -124,6 +124,22 @@ struct URLSessionSocketTests {
         socket.cancel()
     }
 
+    @Test("a task that keeps no 101 gets one made from the subprotocol it told")
+    func openedWithoutResponse() async throws {
+        let tasks = Tasks()
+        let (api, transport) = Self.api(tasks)
+        var options = WebSocketOptions()
+        options.subprotocols = ["chat"]
+        let opening = api.webSocket(route: api.get(endpoint: "/rooms/lobby"), options: options)
+        var made = tasks.made.makeAsyncIterator()
+        let task = try #require(await made.next())
+        transport.socketRegistry.opened(task.identifier, subprotocol: "chat")
+        let socket = try await opening.value
+        #expect(socket.response.statusCode == 101)
+        #expect(socket.subprotocol == "chat")
+        socket.cancel()
+    }
+
     @Test("a refused handshake fails like any request, with the status; the task's error is not the story")
     func refused() async throws {
         let (transport, opening, task) = try await Self.opening().parts

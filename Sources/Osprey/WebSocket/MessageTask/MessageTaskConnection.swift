@@ -25,6 +25,8 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
         /// A ``WebSocketMessageTask/receive(_:)`` is waiting for its message.
         var receiving = false
         var ended = false
+        /// The close the client sent through the task, if it did.
+        var clientClose: (code: WebSocketCloseCode, reason: Data)?
         /// Reads what the machine writes (masked client frames), fragments joined.
         var frames = WebSocketReader(
             maximumFrameSize: .max, maximumMessageSize: .max, expectsMaskedFrames: true)
@@ -90,7 +92,9 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
             case .close(let code, let reason):
                 // The echo of the server's close: the task sent its own.
                 guard task.serverClose == nil else { break }
-                task.close(code: code ?? .normal, reason: Data(reason.utf8))
+                let close = (code: code ?? .normal, reason: Data(reason.utf8))
+                state.withLock { $0.clientClose = close }
+                task.close(code: close.code, reason: close.reason)
             }
         }
         sent(nil)
@@ -102,8 +106,10 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
     }
 
     func close() {
+        // Ended first: what the abort makes the task's reading report is not the socket's story.
+        let receiver = markEnded()
         task.abort()
-        end(nil)
+        if let receiver { calls.async { receiver.ended(nil) } }
     }
 
     // MARK: Reading
@@ -130,8 +136,11 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
             deliver(data.withUnsafeBytes { Self.frame(.binary, $0) }, thenReceive: true)
         case .failure(let error):
             // The task stops reading once the server's close arrived: that close goes up, and
-            // the machine ends the socket (and this connection) as the handshake says.
-            if let close = task.serverClose {
+            // the machine ends the socket (and this connection) as the handshake says. After the
+            // client's close, the task runs the closing handshake itself and may stop reading
+            // without telling the server's code: the handshake is then taken as done, with the
+            // client's code.
+            if let close = task.serverClose ?? state.withLock({ $0.clientClose }) {
                 var payload = [
                     UInt8(close.code.rawValue >> 8), UInt8(truncatingIfNeeded: close.code.rawValue),
                 ]
@@ -169,13 +178,17 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
     }
 
     private func end(_ error: (any Error)?) {
-        let receiver = state.withLock { state -> (any UpgradedConnectionReceiver)? in
+        guard let receiver = markEnded() else { return }
+        calls.async { receiver.ended(error) }
+    }
+
+    /// Marks the connection ended; returns the receiver to tell, the first time only.
+    private func markEnded() -> (any UpgradedConnectionReceiver)? {
+        state.withLock { state in
             guard !state.ended else { return nil }
             state.ended = true
             return state.receiver
         }
-        guard let receiver else { return }
-        calls.async { receiver.ended(error) }
     }
 
     private func report(_ written: (@Sendable ((any Error)?) -> Void)?, _ error: (any Error)?) {
