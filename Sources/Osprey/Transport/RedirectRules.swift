@@ -18,11 +18,15 @@ package enum RedirectRules {
         case refuse(String)
     }
 
+    /// - Parameter webSocket: whether the chain opens a WebSocket (nil: when the original request
+    ///   asks for the upgrade, as a handshake a transport hands over does; a message task's, which
+    ///   carries no `Upgrade` of its own, says so).
     package static func decide(
         after response: HTTPURLResponse,
         to request: URLRequest,
         original: URLRequest,
-        sensitiveHeaders: Set<String>
+        sensitiveHeaders: Set<String>,
+        webSocket: Bool? = nil
     ) -> Decision {
         guard followedStatuses.contains(response.statusCode),
             let location = response.value(forHTTPHeaderField: "Location"), let current = request.url
@@ -32,7 +36,7 @@ package enum RedirectRules {
         }
         // A WebSocket's handshake may be sent on to a `ws`/`wss` URL: it goes to the http(s) one
         // that URL's handshake uses (RFC 6455 §3), under every rule below.
-        if original.value(forHTTPHeaderField: "Upgrade")?.lowercased() == "websocket",
+        if webSocket ?? (original.value(forHTTPHeaderField: "Upgrade")?.lowercased() == "websocket"),
             let scheme = target.httpScheme, scheme != target.scheme?.lowercased(),
             var components = URLComponents(url: target, resolvingAgainstBaseURL: false)
         {

@@ -148,7 +148,8 @@ final class SocketExchange: Sendable {
         }
         switch RedirectRules.decide(
             after: response, to: request, original: original.urlRequest,
-            sensitiveHeaders: original.sensitiveHeaders)
+            sensitiveHeaders: original.sensitiveHeaders,
+            webSocket: true)
         {
         case .deliver:
             deliver(response, request: request)

@@ -15,11 +15,12 @@ import Testing
 struct MessageTaskConnectionTests {
     private typealias Event = ScriptedMessageTask.Event
 
-    private static func open(_ task: ScriptedMessageTask, options: WebSocketOptions = WebSocketOptions())
-        -> WebSocket
-    {
+    private static func open(
+        _ task: ScriptedMessageTask, options: WebSocketOptions = WebSocketOptions(),
+        over adapter: MessageTaskConnection? = nil
+    ) -> WebSocket {
         let connection = WebSocketConnection(
-            connection: MessageTaskConnection(task: task), options: options, defaultQueue: nil)
+            connection: adapter ?? MessageTaskConnection(task: task), options: options, defaultQueue: nil)
         let url = URL(string: "wss://chat.example.com/socket")!
         let response = HTTPURLResponse(url: url, statusCode: 101, httpVersion: "HTTP/1.1", headerFields: [:])!
         let socket = WebSocket(
@@ -253,6 +254,45 @@ struct MessageTaskConnectionTests {
             Issue.record("expected cancelled, got \(outcome)")
             return
         }
+    }
+
+    enum Ending: CaseIterable, Sendable {
+        case violation, serverClose, releasedOpen
+    }
+
+    @Test(
+        "an ended socket, or one released open, frees its connection and its task", arguments: Ending.allCases
+    )
+    func freed(_ ending: Ending) async throws {
+        weak var weakConnection: WebSocketConnection?
+        weak var weakAdapter: MessageTaskConnection?
+        weak var weakTask: ScriptedMessageTask?
+        do {
+            let task = ScriptedMessageTask()
+            let adapter = MessageTaskConnection(task: task)
+            (weakTask, weakAdapter) = (task, adapter)
+            do {
+                var options = WebSocketOptions()
+                options.maximumMessageSize = 100
+                let socket = Self.open(task, options: options, over: adapter)
+                weakConnection = socket.connection
+                switch ending {
+                case .violation:
+                    task.serverSends(.binary(Data(count: 101)))
+                    _ = await socket.closed.result
+                case .serverClose:
+                    task.serverCloses(code: .normal, reason: "")
+                    _ = await socket.closed.result
+                case .releasedOpen:
+                    task.serverSends(.text("unread"))
+                }
+            }
+            // What the connection still had to tell its socket has been told.
+            await adapter.drained()
+        }
+        #expect(weakConnection == nil)
+        #expect(weakAdapter == nil)
+        #expect(weakTask == nil)
     }
 
     @Test("a message over the limit fails the socket with 1009, sent to the task")

@@ -157,7 +157,8 @@ struct URLSessionSocketTests {
     func redirect() async throws {
         var started = try await Self.opening()
         let (transport, opening, first) = started.parts
-        first.httpResponse = Self.response(302, ["Location": "https://other.example.com/socket"])
+        // A wss:// Location is the https:// one its handshake goes to.
+        first.httpResponse = Self.response(302, ["Location": "wss://other.example.com/socket"])
         transport.socketRegistry.completed(first.identifier, error: URLError(.badServerResponse))
         let second = try #require(await started.made.next())
         #expect(second.request?.url?.absoluteString == "wss://other.example.com/socket")

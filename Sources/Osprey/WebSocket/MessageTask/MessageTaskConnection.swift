@@ -163,6 +163,11 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
         payload.withUnsafeBytes { frame(opcode, $0) }
     }
 
+    /// Returns once every call to the receiver asked for so far was made (tests).
+    func drained() async {
+        await withCheckedContinuation { continuation in calls.async { continuation.resume() } }
+    }
+
     // MARK: To the receiver, in order
 
     /// Hands `frame` to the receiver; then, when `thenReceive`, asks the task for the next
@@ -182,11 +187,13 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
         calls.async { receiver.ended(error) }
     }
 
-    /// Marks the connection ended; returns the receiver to tell, the first time only.
+    /// Marks the connection ended; returns the receiver to tell, the first time only. The
+    /// receiver is let go of: it holds this connection, and nothing more goes to it.
     private func markEnded() -> (any UpgradedConnectionReceiver)? {
         state.withLock { state in
             guard !state.ended else { return nil }
             state.ended = true
+            defer { state.receiver = nil }
             return state.receiver
         }
     }
