@@ -26,9 +26,23 @@ extension PromiseCore {
     func settle(
         _ outcome: Outcome<Value>, after body: @escaping @Sendable () -> Void, on queue: DispatchQueue
     ) {
-        queue.async {
+        HandlerHop.run(on: queue) {
+            let turn = HandlerHop.claim()
             body()
-            self.settle(outcome, fromUpstream: true)
+            self.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
         }
+    }
+
+    /// Settles this promise from the work of a handler on `queue`, once its user code returned:
+    /// a handler this hands to the same queue runs next in the same turn (see `HandlerHop`).
+    /// - Parameter turn: What `HandlerHop.claim()` returned when the work started.
+    @inlinable
+    func settle(
+        _ outcome: Outcome<Value>,
+        afterHandlerIn turn: UnsafeMutablePointer<HandlerHop.Turn>?,
+        on queue: DispatchQueue,
+        fromUpstream: Bool = false
+    ) {
+        HandlerHop.finish(turn, on: queue) { self.settle(outcome, fromUpstream: fromUpstream) }
     }
 }

@@ -16,9 +16,10 @@ extension Promise {
         return derive { derived in
             { outcome in
                 guard case .fulfilled(let value) = outcome else { return derived.settleSoon(outcome) }
-                queue.async {
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
                     handler(value)
-                    derived.settle(outcome, fromUpstream: true)
+                    derived.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
                 }
             }
         }

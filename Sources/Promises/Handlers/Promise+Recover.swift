@@ -18,12 +18,15 @@ extension Promise {
         return derive { derived in
             { outcome in
                 guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                queue.async {
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
+                    let next: Outcome<Value>
                     do {
-                        derived.settle(.fulfilled(try recovery(error)))
+                        next = .fulfilled(try recovery(error))
                     } catch {
-                        derived.settle(.rejected(error))
+                        next = .rejected(error)
                     }
+                    derived.settle(next, afterHandlerIn: turn, on: queue)
                 }
             }
         }
@@ -44,11 +47,14 @@ extension Promise {
         return derive { derived in
             { outcome in
                 guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                queue.async {
-                    do {
-                        derived.follow(try recovery(error).core)
-                    } catch {
-                        derived.settle(.rejected(error))
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
+                    let following: Result<PromiseCore<Value>, any Error> = Result { try recovery(error).core }
+                    HandlerHop.finish(turn, on: queue) {
+                        switch following {
+                        case .success(let upstream): derived.follow(upstream)
+                        case .failure(let error): derived.settle(.rejected(error))
+                        }
                     }
                 }
             }
@@ -69,7 +75,11 @@ extension Promise {
         return derive { derived in
             { outcome in
                 guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                queue.async { derived.settle(.rejected(transform(error))) }
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
+                    let next = Outcome<Value>.rejected(transform(error))
+                    derived.settle(next, afterHandlerIn: turn, on: queue)
+                }
             }
         }
     }

@@ -19,12 +19,15 @@ extension Promise {
                 guard case .fulfilled(let value) = outcome else {
                     return derived.settleSoon(outcome.failure()!)
                 }
-                queue.async {
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
+                    let next: Outcome<NewValue>
                     do {
-                        derived.settle(.fulfilled(try transform(value)))
+                        next = .fulfilled(try transform(value))
                     } catch {
-                        derived.settle(.rejected(error))
+                        next = .rejected(error)
                     }
+                    derived.settle(next, afterHandlerIn: turn, on: queue)
                 }
             }
         }
@@ -48,11 +51,14 @@ extension Promise {
                 guard case .fulfilled(let value) = outcome else {
                     return derived.settleSoon(outcome.failure()!)
                 }
-                queue.async {
-                    do {
-                        derived.follow(try next(value).core)
-                    } catch {
-                        derived.settle(.rejected(error))
+                HandlerHop.run(on: queue) {
+                    let turn = HandlerHop.claim()
+                    let following: Result<PromiseCore<NewValue>, any Error> = Result { try next(value).core }
+                    HandlerHop.finish(turn, on: queue) {
+                        switch following {
+                        case .success(let upstream): derived.follow(upstream)
+                        case .failure(let error): derived.settle(.rejected(error))
+                        }
                     }
                 }
             }
