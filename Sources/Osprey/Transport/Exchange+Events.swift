@@ -9,7 +9,7 @@ import Promises
 /// of the response.
 extension Exchange {
     func received(_ response: HTTPURLResponse) {
-        storeCookies(of: response)
+        cookies?.keep(from: response)
         let isFinal = !original.willFollow(response)
         let verdict = state.withLock { state -> FramingVerdict in
             state.response = response
@@ -112,7 +112,7 @@ extension Exchange {
             }
             // The head came without a didReceive(response) (the Basic-challenge path): check it here.
             state.response = response
-            storeCookies(of: response)
+            cookies?.keep(from: response)
             let verdict = self.original.framingVerdict(on: response, method: state.request.httpMethod)
             if case .accept(let length) = verdict { state.bodyLength = length }
             return (state, verdict)
@@ -155,12 +155,6 @@ extension Exchange {
             }
             startTaskLater(in: session, registry: registry)
         }
-    }
-
-    /// Keeps what the hop's response sets, for the URL the hop asked for (a redirect's too).
-    private func storeCookies(of response: HTTPURLResponse) {
-        guard let cookies, let url = response.url else { return }
-        cookies.store(from: response, url: url)
     }
 
     private func deliver(_ response: HTTPURLResponse, _ snapshot: State) {

@@ -96,9 +96,7 @@ final class Exchange: Sendable {
         // The jar's cookies go on the task's copy only; a request's own `Cookie` is left alone.
         request.httpShouldHandleCookies = false
         request = TransportRequest.withoutCallersFraming(request)
-        if let cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-            let value = request.url.flatMap(cookies.headerValue(for:))
-        {
+        if let value = cookies?.headerValue(for: request.url, fields: request.allHTTPHeaderFields) {
             request.setValue(value, forHTTPHeaderField: "Cookie")
         }
         // A body file is uploaded from disk; a redirect that turned the request into a GET has

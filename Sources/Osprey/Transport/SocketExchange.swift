@@ -81,9 +81,7 @@ final class SocketExchange: Sendable {
         guard var request = state.withLock({ $0.finished ? nil : $0.request }) else { return }
         request.timeoutInterval = Exchange.noTimeout
         request.httpShouldHandleCookies = false
-        if let cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-            let value = request.url.flatMap(cookies.headerValue(for:))
-        {
+        if let value = cookies?.headerValue(for: request.url, fields: request.allHTTPHeaderFields) {
             request.setValue(value, forHTTPHeaderField: "Cookie")
         }
         request.url = request.url.map(Self.webSocketURL)
@@ -120,7 +118,7 @@ final class SocketExchange: Sendable {
             task.abort()
             return fail { .transport(underlying: URLError(.badServerResponse), context: $0) }
         }
-        keepCookies(of: response)
+        cookies?.keep(from: response)
         do {
             try sink.upgradedByMessageTask(
                 response, request: request, connection: MessageTaskConnection(task: task))
@@ -142,7 +140,7 @@ final class SocketExchange: Sendable {
         guard let response = task.httpResponse else {
             return fail { .transport(underlying: error ?? URLError(.badServerResponse), context: $0) }
         }
-        keepCookies(of: response)
+        cookies?.keep(from: response)
         guard case .follow(let limit) = original.redirectPolicy else {
             return deliver(response, request: request)
         }
@@ -219,11 +217,6 @@ final class SocketExchange: Sendable {
         forget(task)
         task?.abort()
         resolver.reject(makeError(context))
-    }
-
-    private func keepCookies(of response: HTTPURLResponse) {
-        guard let cookies, let url = response.url else { return }
-        cookies.store(from: response, url: url)
     }
 
     /// The URL with `ws`/`wss` for `http`/`https`: the scheme a WebSocket task is documented

@@ -90,6 +90,23 @@ public final class CookieJar: Sendable {
 
     // MARK: For transports
 
+    /// The `Cookie` header value the jar adds to a request to `url` whose header fields are
+    /// `fields`, or nil: the jar adds none to a request that sets its own `Cookie` (the caller's
+    /// header is sent as it is, never merged), nor where no cookie matches. Every transport's
+    /// hops, WebSocket handshakes included, follow this one rule.
+    func headerValue(for url: URL?, fields: [String: String]?) -> String? {
+        guard let url, !(fields ?? [:]).keys.contains(where: { HTTPHeaders.same($0, "Cookie") }) else {
+            return nil
+        }
+        return headerValue(for: url)
+    }
+
+    /// Keeps what a hop's response sets, for the URL that hop asked for (a redirect's too).
+    func keep(from response: HTTPURLResponse) {
+        guard let url = response.url else { return }
+        store(from: response, url: url)
+    }
+
     /// The `Cookie` header value for a request to `url`, or nil when it gets none.
     func headerValue(for url: URL) -> String? {
         let cookies = matching(url)

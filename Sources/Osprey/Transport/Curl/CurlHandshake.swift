@@ -73,9 +73,7 @@
             where !TransportRequest.isFraming(name) {
                 head += "\(name): \(value)\r\n"
             }
-            if let cookies, !fields.keys.contains(where: { HTTPHeaders.same($0, "Cookie") }),
-                let line = cookies.headerValue(for: url)
-            {
+            if let line = cookies?.headerValue(for: url, fields: fields) {
                 head += "Cookie: \(line)\r\n"
             }
             head += "\r\n"

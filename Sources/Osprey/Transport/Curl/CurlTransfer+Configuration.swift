@@ -93,16 +93,15 @@
             let (sendsBody, uploadSize) = try configureMethodAndBody()
             var list: OpaquePointer?
             // Framing comes from the body alone (see `TransportRequest.framingHeaderNames`).
-            var lines = (request.allHTTPHeaderFields ?? [:]).filter { !TransportRequest.isFraming($0.key) }
+            let fields = request.allHTTPHeaderFields ?? [:]
+            var lines = fields.filter { !TransportRequest.isFraming($0.key) }
                 .map {
                     name, value in
                     // "Name;" is libcurl's way to send a header with an empty value.
                     value.isEmpty ? "\(name);" : "\(name): \(value)"
                 }
             // The jar's cookies, at the wire only; a request's own `Cookie` header is left alone.
-            if let jar = settings.cookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-                let cookies = request.url.flatMap(jar.headerValue(for:))
-            {
+            if let cookies = settings.cookies?.headerValue(for: request.url, fields: fields) {
                 lines.append("Cookie: \(cookies)")
             }
             // `Expect: 100-continue` for large bodies only, at one threshold whatever libcurl's

@@ -141,6 +141,9 @@ final class MessageTaskConnection: UpgradedConnection, Sendable {
             // without telling the server's code: the handshake is then taken as done, with the
             // client's code.
             if let close = task.serverClose ?? state.withLock({ $0.clientClose }) {
+                // Built from the bytes, not with `WebSocketFrameWriter.closePayload`, which takes a
+                // String: the reader checks the server's reason as UTF-8 like any close frame's
+                // (a reason over 123 bytes could not have come in one).
                 var payload = [
                     UInt8(close.code.rawValue >> 8), UInt8(truncatingIfNeeded: close.code.rawValue),
                 ]
