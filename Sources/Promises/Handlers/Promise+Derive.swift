@@ -45,4 +45,21 @@ extension PromiseCore {
     ) {
         HandlerHop.finish(turn, on: queue) { self.settle(outcome, fromUpstream: fromUpstream) }
     }
+
+    /// Follows the promise a handler on `queue` returned, or takes the error it threw, once the
+    /// handler's code returned (see `HandlerHop`).
+    /// - Parameter turn: What `HandlerHop.claim()` returned when the work started.
+    @inlinable
+    func follow(
+        _ made: Result<PromiseCore<Value>, any Error>,
+        afterHandlerIn turn: UnsafeMutablePointer<HandlerHop.Turn>?,
+        on queue: DispatchQueue
+    ) {
+        HandlerHop.finish(turn, on: queue) {
+            switch made {
+            case .success(let upstream): self.follow(upstream)
+            case .failure(let error): self.settle(.rejected(error))
+            }
+        }
+    }
 }

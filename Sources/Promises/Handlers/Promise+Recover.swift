@@ -49,13 +49,7 @@ extension Promise {
                 guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
                 HandlerHop.run(on: queue) {
                     let turn = HandlerHop.claim()
-                    let following: Result<PromiseCore<Value>, any Error> = Result { try recovery(error).core }
-                    HandlerHop.finish(turn, on: queue) {
-                        switch following {
-                        case .success(let upstream): derived.follow(upstream)
-                        case .failure(let error): derived.settle(.rejected(error))
-                        }
-                    }
+                    derived.follow(Result { try recovery(error).core }, afterHandlerIn: turn, on: queue)
                 }
             }
         }

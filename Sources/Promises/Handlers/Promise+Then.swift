@@ -53,13 +53,7 @@ extension Promise {
                 }
                 HandlerHop.run(on: queue) {
                     let turn = HandlerHop.claim()
-                    let following: Result<PromiseCore<NewValue>, any Error> = Result { try next(value).core }
-                    HandlerHop.finish(turn, on: queue) {
-                        switch following {
-                        case .success(let upstream): derived.follow(upstream)
-                        case .failure(let error): derived.settle(.rejected(error))
-                        }
-                    }
+                    derived.follow(Result { try next(value).core }, afterHandlerIn: turn, on: queue)
                 }
             }
         }
