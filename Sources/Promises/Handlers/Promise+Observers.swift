@@ -14,14 +14,8 @@ extension Promise {
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
         return derive { derived in
-            { outcome in
-                guard case .fulfilled(let value) = outcome else { return derived.settleSoon(outcome) }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    handler(value)
-                    derived.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
-                }
-            }
+            let step = SuccessStep(derived: derived, queue: queue, handler: handler)
+            return { outcome in step.receive(outcome) }
         }
     }
 

@@ -15,21 +15,8 @@ extension Promise {
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
         return derive { derived in
-            { outcome in
-                guard case .fulfilled(let value) = outcome else {
-                    return derived.settleSoon(outcome.failure()!)
-                }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    let next: Outcome<NewValue>
-                    do {
-                        next = .fulfilled(try transform(value))
-                    } catch {
-                        next = .rejected(error)
-                    }
-                    derived.settle(next, afterHandlerIn: turn, on: queue)
-                }
-            }
+            let step = MapStep(derived: derived, queue: queue, transform: transform)
+            return { outcome in step.receive(outcome) }
         }
     }
 
@@ -47,15 +34,8 @@ extension Promise {
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
         return derive { derived in
-            { outcome in
-                guard case .fulfilled(let value) = outcome else {
-                    return derived.settleSoon(outcome.failure()!)
-                }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    derived.follow(Result { try next(value).core }, afterHandlerIn: turn, on: queue)
-                }
-            }
+            let step = FlatMapStep(derived: derived, queue: queue, next: next)
+            return { outcome in step.receive(outcome) }
         }
     }
 }
