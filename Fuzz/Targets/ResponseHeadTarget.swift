@@ -19,10 +19,8 @@ enum ResponseHeadTarget {
             case .finalHead:
                 guard let status = reader.status else { preconditionFailure("a final head without a status") }
                 precondition((200...999).contains(status.code), "status \(status.code)")
-                let (fields, spellings) = reader.joinedFields()
-                precondition(spellings.count == fields.count)
                 let verdict = request.framingVerdict(
-                    statusCode: status.code, headers: FramingHeaders(fields: fields), method: method)
+                    statusCode: status.code, headers: FramingHeaders(lines: reader.lines), method: method)
                 if case .accept(let length?) = verdict {
                     precondition(length >= 0, "a negative body length")
                     if let limit = request.maximumResponseBytes { precondition(length <= limit) }

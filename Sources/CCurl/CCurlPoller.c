@@ -144,7 +144,8 @@ static int on_socket(void *easy, int socket, int what, void *user, void *socket_
 // libcurl's timer callback: when to call curl_multi_socket_action with CURL_SOCKET_TIMEOUT.
 static int on_timer(void *multi, long milliseconds, void *user) {
     (void)multi;
-    struct ccurl_poller *poller = user;    poller->timer = milliseconds < 0 ? -1 : now_milliseconds() + milliseconds;
+    struct ccurl_poller *poller = user;
+    poller->timer = milliseconds < 0 ? -1 : now_milliseconds() + milliseconds;
     return 0;
 }
 
@@ -153,7 +154,7 @@ static int on_timer(void *multi, long milliseconds, void *user) {
 // gone (so the TCP connection is closed now, its unread bytes with it), and libcurl's liveness
 // check on reuse finds it dead and opens a new one.
 static void retire(struct ccurl_poller *poller, int socket, struct socket_entry *found) {
-       if (found->multiplexed) return;  // HTTP/2 frames (PING, SETTINGS, GOAWAY) that libcurl reads
+    if (found->multiplexed) return;  // HTTP/2 frames (PING, SETTINGS, GOAWAY) that libcurl reads
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return;
     close(pair[1]);
@@ -220,7 +221,7 @@ int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *runni
     }
     struct epoll_event events[64];
     int count = epoll_wait(poller->epoll, events, 64, wait);
-    if (count != 0)    if (count < 0 && errno != EINTR) return -1;
+    if (count < 0 && errno != EINTR) return -1;
     // Idle connections first: one that received bytes is retired before a transfer started
     // below could take it from the pool.
     for (int index = 0; index < count; index++) {

@@ -58,21 +58,9 @@ package struct ResponseHeadReader {
         return .needMore
     }
 
-    /// The fields with repeated names joined by `, ` under their first spelling, and the first
-    /// spelling of each name by its lower-case form.
-    package func joinedFields() -> (fields: [String: String], spellings: [String: String]) {
-        var fields: [String: String] = [:]
-        var spellings: [String: String] = [:]
-        for (name, value) in lines {
-            let folded = name.lowercased()
-            if let key = spellings[folded] {
-                fields[key, default: ""] += ", " + value
-            } else {
-                spellings[folded] = name
-                fields[name] = value
-            }
-        }
-        return (fields, spellings)
+    /// Whether the head has a field called `name` (any case).
+    package func has(_ name: String) -> Bool {
+        lines.contains { HTTPHeaders.same($0.name, name) }
     }
 
     /// Every value of the field called `name` (any case), line by line.

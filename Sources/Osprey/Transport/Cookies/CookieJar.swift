@@ -180,8 +180,11 @@ public final class CookieJar: Sendable {
 
     /// The cookies for `url`, longer paths first, then older first (RFC 6265 §5.4).
     private func matching(_ url: URL) -> [Cookie] {
+        // An empty jar (the usual case for an API without sessions) costs no clock read or sort.
+        let all = stored()
+        guard !all.isEmpty else { return [] }
         let now = now()
-        let found = stored().enumerated().filter { $0.element.matches(url, at: now) }
+        let found = all.enumerated().filter { $0.element.matches(url, at: now) }
         return found.sorted { first, second in
             if first.element.path.count != second.element.path.count {
                 return first.element.path.count > second.element.path.count

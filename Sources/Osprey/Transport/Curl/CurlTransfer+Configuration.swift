@@ -17,16 +17,18 @@
         /// Sets the handle up for the current hop: URL, method, headers, body, callbacks. libcurl
         /// follows no redirect and decodes gzip and deflate (the size limit counts decoded bytes).
         func configure() throws {
-            guard let url = request.url?.absoluteString else {
+            // Read once: on Linux each read of `URLRequest.url` copies it out of an NSURLRequest.
+            guard let requestURL = request.url else {
                 throw APIError.invalidRequest(reason: "no URL")
             }
+            let url = requestURL.absoluteString
             let context = Unmanaged.passUnretained(self).toOpaque()
             try set(CCURLOPT_URL, string: url)
             try set(CCURLOPT_NOSIGNAL, 1)
             try set(CCURLOPT_FOLLOWLOCATION, 0)
             try allowOnlyHTTP()
             if onFreshConnection { try set(CCURLOPT_FRESH_CONNECT, 1) }
-            let isSecure = url.lowercased().hasPrefix("https:")
+            let isSecure = HTTPHeaders.same(String(url.prefix(6)), "https:")
             // An upgrade is HTTP/1.1's: HTTP/2 has no `101` (RFC 9113 §8.6).
             let version =
                 upgradeSink != nil
@@ -56,9 +58,10 @@
             try configureTLS(settings.tls)
             // Set even when empty: "" means no proxy, where libcurl would read the environment.
             // A host mapped to a Unix domain socket is reached through it, never a proxy.
-            let socket = request.url?.host.flatMap { settings.unixSockets[$0.lowercased()] }
+            let sockets = settings.unixSockets
+            let socket = sockets.isEmpty ? nil : requestURL.host.flatMap { sockets[$0.lowercased()] }
             if let socket { try set(CCURLOPT_UNIX_SOCKET_PATH, string: socket) }
-            let proxy = socket == nil ? request.url.flatMap(settings.proxies.proxy(for:)) : nil
+            let proxy = socket == nil ? settings.proxies.proxy(for: requestURL) : nil
             try set(CCURLOPT_PROXY, string: proxy?.url.absoluteString ?? "")
             // A tunnel's CONNECT answer is the proxy's, not the response: its head must not reach
             // the header callback (an upgrade would read the proxy's 200 as the server's answer).
@@ -101,25 +104,26 @@
                     value.isEmpty ? "\(name);" : "\(name): \(value)"
                 }
             // The jar's cookies, at the wire only; a request's own `Cookie` header is left alone.
-            if let cookies = settings.cookies?.headerValue(for: request.url, fields: fields) {
+            if let cookies = settings.cookies?.headerValue(for: requestURL, fields: fields) {
                 lines.append("Cookie: \(cookies)")
             }
             // `Expect: 100-continue` for large bodies only, at one threshold whatever libcurl's
             // version would choose (7.88: over 1 MiB); a server that ignores it costs a second's
             // wait. "Expect:" tells libcurl to send none.
-            if let uploadSize, request.value(forHTTPHeaderField: "Expect") == nil {
+            let setsExpect = fields.keys.contains { HTTPHeaders.same($0, "Expect") }
+            if let uploadSize, !setsExpect {
                 lines.append(uploadSize < Self.expectContinueThreshold ? "Expect:" : "Expect: 100-continue")
             }
             // libcurl gives a body sent without a type `application/x-www-form-urlencoded`: a body
             // is sent with the type the request gives, or none ("Content-Type:" sends none).
-            if sendsBody, request.value(forHTTPHeaderField: "Content-Type") == nil {
+            if sendsBody, !fields.keys.contains(where: { HTTPHeaders.same($0, "Content-Type") }) {
                 lines.append("Content-Type:")
             }
             // A streamed body of unknown length goes chunked on HTTP/1.1 (libcurl sends HTTP/2
             // DATA frames instead), and without `Expect: 100-continue`: no size to weigh.
             if let stream = original.bodyStream, sendsBody, stream.length == nil {
                 lines.append("Transfer-Encoding: chunked")
-                if request.value(forHTTPHeaderField: "Expect") == nil { lines.append("Expect:") }
+                if !setsExpect { lines.append("Expect:") }
             }
             for line in lines {
                 guard let appended = ccurl_slist_append(list, line) else { throw URLError(.unknown) }

@@ -38,7 +38,9 @@ struct ProxySettings: Sendable, Equatable {
 
     /// The proxy for `url`, or nil to connect directly (``noProxy`` aside, which libcurl applies).
     func proxy(for url: URL) -> HTTPProxy? {
-        switch url.scheme?.lowercased() {
+        // Most processes set none: then the URL's scheme need not be read for each request.
+        guard http != nil || https != nil else { return nil }
+        return switch url.scheme?.lowercased() {
         case "http": http
         case "https": https
         default: nil
