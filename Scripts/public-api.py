@@ -87,6 +87,15 @@ def main():
         now = current(module)
         removed = sorted(set(baseline) - set(now))
         added = sorted(set(now) - set(baseline))
+        # A stored `var` that becomes a computed one with a getter and a setter (or back) is the
+        # same to the code that uses it: reading, assigning, `inout` and writable key paths all
+        # still work, so it is neither a break nor an addition.
+        same_use = {line for line in removed if line + " { get set }" in added}
+        same_use |= {line + " { get set }" for line in same_use}
+        same_use |= {line for line in added if line + " { get set }" in removed}
+        same_use |= {line + " { get set }" for line in added if line + " { get set }" in removed}
+        removed = [line for line in removed if line not in same_use]
+        added = [line for line in added if line not in same_use]
         unannounced = [line for line in removed if line.split(" | ")[0] not in breaks]
         for line in unannounced:
             print(f"public-api: {module}: BREAKING, removed or changed: {line}")

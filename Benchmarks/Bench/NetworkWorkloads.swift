@@ -187,12 +187,13 @@ struct NetworkWorkloads {
                         default: "small"
                         }
                     guard name == wanted, inFlight == (side.hasSuffix("16") ? 16 : 1) else { continue }
-                    let start = DispatchTime.now().uptimeNanoseconds
+                    let (start, cpu) = (DispatchTime.now().uptimeNanoseconds, ProcessCPU.seconds())
                     for _ in 0..<10 { sideName == "raw" ? raw() : measured() }
                     let perRequest = (DispatchTime.now().uptimeNanoseconds - start) / UInt64(10 * count)
+                    let cpuPerRequest = Int((ProcessCPU.seconds() - cpu) * 1e6) / (10 * count)
                     print(
-                        "  \(side) alone: GET \(name) x\(10 * count), \(inFlight) in flight: \(perRequest) ns/request"
-                    )
+                        "  \(side) alone: GET \(name) x\(10 * count), \(inFlight) in flight: \(perRequest) ns/request,"
+                            + " CPU \(cpuPerRequest) µs per request")
                     return []
                 }
                 let blocks = MeasuredBlocks(counters: counters)

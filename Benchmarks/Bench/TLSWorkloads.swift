@@ -20,6 +20,9 @@ struct TLSWorkloads {
     let authority: URL
     /// nginx's plain-http side, whose `/nginx_status` counts the connections of every side.
     let counters: ServerCounters?
+    /// One Osprey row alone, for profiling (`--side w5`, `w6`, `w5-on-loop`, `w6-on-loop`): ten
+    /// runs of it, no baseline, with the time and this process's CPU per request.
+    var side: String? = nil
 
     func run() -> [Comparison] {
         #if os(Linux)
@@ -59,10 +62,23 @@ struct TLSWorkloads {
                             item.onResult(in: .global()) { result in
                                 let response = try? result.get()
                                 check(response?.value.id == 1, "GET \(url) through Osprey: \(result)")
-                                versions.note(response?.response.value(forHTTPHeaderField: "X-Protocol"))
+                                versions.note(response?.headers["X-Protocol"])
                                 done()
                             }
                         }
+                    }
+                    if let side {
+                        let wanted = (label.hasPrefix("W5") ? "w5" : "w6") + (onLoop ? "-on-loop" : "")
+                        guard side == wanted else { continue }
+                        let count = 10 * (600 / scale)
+                        let (start, cpu) = (DispatchTime.now().uptimeNanoseconds, ProcessCPU.seconds())
+                        for _ in 0..<10 { measured() }
+                        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+                        print(
+                            "  \(side) alone: GET small x\(count), 16 in flight: \(elapsed / UInt64(count)) ns/request,"
+                                + " CPU \(Int((ProcessCPU.seconds() - cpu) * 1e6) / count) µs per request;"
+                                + " versions: \(versions.summary)")
+                        return []
                     }
                     let blocks = MeasuredBlocks(counters: counters)
                     let timings = measurement.interleaved(baseline: raw, measured: { blocks.run(measured) })

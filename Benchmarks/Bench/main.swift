@@ -85,7 +85,8 @@ if only == nil || only == "network" || only == "https",
         print("(HTTP/2), TLS 1.3, 16 in flight (ratio = time per request vs raw URLSession)")
         let workloads = TLSWorkloads(
             scale: quick ? 20 : 1, measurement: measurement, http1Server: servers[0], http2Server: servers[1],
-            authority: URL(fileURLWithPath: ca), counters: server.flatMap { ServerCounters(nginx: $0) })
+            authority: URL(fileURLWithPath: ca), counters: server.flatMap { ServerCounters(nginx: $0) },
+            side: argument(after: "--side"))
         for comparison in workloads.run() {
             print("  " + comparison.report())
         }

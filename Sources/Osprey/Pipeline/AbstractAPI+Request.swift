@@ -57,9 +57,7 @@ extension AbstractAPI {
         parameters: (any RequestParameters)? = nil
     ) -> Promise<APIResponse<T>> {
         perform(route: route, parameters: parameters) { exchange, parser in
-            APIResponse(
-                value: try parser.getInstance(from: exchange.data, response: exchange.response),
-                exchange: exchange)
+            APIResponse(value: try exchange.decoded(by: parser), exchange: exchange)
         }
     }
 

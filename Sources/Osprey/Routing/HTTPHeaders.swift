@@ -48,6 +48,24 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
+    /// The fields with each repeated name's values joined by `", "` into its first field, in
+    /// order: a response's headers as `HTTPURLResponse` presents them, without making one.
+    /// Linear in the number of fields.
+    var joiningRepeatedNames: HTTPHeaders {
+        var joined = HTTPHeaders()
+        var positions: [String: Int] = [:]
+        for field in fields {
+            let folded = field.name.lowercased()
+            if let position = positions[folded] {
+                joined.fields[position].value += ", " + field.value
+            } else {
+                positions[folded] = joined.fields.count
+                joined.fields.append(field)
+            }
+        }
+        return joined
+    }
+
     /// Headers from lines in the order received, repeated names kept as separate fields.
     init(lines: [(name: String, value: String)]) {
         fields = lines.map { Field(name: $0.name, value: $0.value) }

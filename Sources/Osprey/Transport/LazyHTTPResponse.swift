@@ -70,6 +70,15 @@ enum HTTPResponseSource: Sendable {
         }
     }
 
+    /// The header fields with repeated names joined, as `HTTPURLResponse` has them (what
+    /// ``APIResponse/headers`` promises), made without one.
+    var joinedHeaders: HTTPHeaders {
+        switch self {
+        case .made(let response): HTTPHeaders(response)
+        case .parts(let parts): parts.headers.joiningRepeatedNames
+        }
+    }
+
     var url: URL? {
         switch self {
         case .made(let response): response.url

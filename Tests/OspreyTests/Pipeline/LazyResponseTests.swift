@@ -118,6 +118,22 @@ struct LazyResponseTests {
         #expect(parser.traces.withLock { $0 } == ["t-1, t-2"])
     }
 
+    @Test("an APIResponse has the status and joined headers without a response; reading it makes one")
+    func apiResponseMakesNoneUntilRead() async throws {
+        let transport = PartsTransport()
+        let api = ItemsAPI(transport: transport)
+        let answer: APIResponse<Item> = try await api.request(route: api.get(endpoint: "/item")).value
+        #expect(answer.value == Item(name: "osprey"))
+        #expect(answer.statusCode == 200)
+        // Repeated names joined in their first field, as `HTTPURLResponse` presents them.
+        #expect(answer.headers["x-trace"] == "t-1, t-2")
+        #expect(answer.headers.values(for: "X-Trace") == ["t-1, t-2"])
+        #expect(answer.headers.map(\.name) == ["Content-Type", "X-Trace"])
+        #expect(transport.answered.withLock { $0 }.allSatisfy { !$0.head.isMade })
+        #expect(answer.response.value(forHTTPHeaderField: "X-Trace") == "t-1, t-2")
+        #expect(transport.answered.withLock { $0 }.allSatisfy { $0.head.isMade })
+    }
+
     @Test("a failing status makes the response for the error's context")
     func errorHasResponse() async throws {
         let transport = PartsTransport(status: 503)
