@@ -1,27 +1,33 @@
 import Dispatch
 
-/// The handler of `then` (the value form) as one object: the callback its upstream promise
-/// calls and the work handed to the handler's queue. A closure that captures only this object
-/// uses it as its context, so a step allocates nothing beyond itself and its derived promise.
+/// The handler of `then` (either form) as one object: the callback its upstream promise calls
+/// and the work handed to the handler's queue. A closure that captures only this object uses it
+/// as its context, so a step allocates nothing beyond itself and its derived promise.
 ///
 /// `value` is written once, by the settling thread before the work is handed to the queue, and
 /// read by the work on the queue: the hand-over (dispatch, or the turn's loop on one thread)
 /// orders the two.
 @usableFromInline
-final class MapStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+final class ValueStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+    /// What the handler does with the value.
+    @usableFromInline
+    enum Body: Sendable {
+        /// `then` returning a value.
+        case map(@Sendable (Input) throws -> Output)
+        /// `then` returning a promise, which the derived promise follows.
+        case flatMap(@Sendable (Input) throws -> Promise<Output>)
+    }
+
     @usableFromInline let derived: PromiseCore<Output>
     @usableFromInline let queue: DispatchQueue
-    @usableFromInline let transform: @Sendable (Input) throws -> Output
+    @usableFromInline let body: Body
     @usableFromInline var value: Input?
 
     @inlinable
-    init(
-        derived: PromiseCore<Output>, queue: DispatchQueue,
-        transform: @escaping @Sendable (Input) throws -> Output
-    ) {
+    init(derived: PromiseCore<Output>, queue: DispatchQueue, body: Body) {
         self.derived = derived
         self.queue = queue
-        self.transform = transform
+        self.body = body
     }
 
     @inlinable
@@ -34,17 +40,23 @@ final class MapStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     @inlinable
     func run() {
         let turn = HandlerHop.claim()
-        let next: Outcome<Output>
-        do {
-            next = .fulfilled(try transform(value.take()!))
-        } catch {
-            next = .rejected(error)
+        let value = self.value.take()!
+        switch body {
+        case .map(let transform):
+            let next: Outcome<Output>
+            do {
+                next = .fulfilled(try transform(value))
+            } catch {
+                next = .rejected(error)
+            }
+            derived.settle(next, afterHandlerIn: turn, on: queue)
+        case .flatMap(let next):
+            derived.follow(Result { try next(value).core }, afterHandlerIn: turn, on: queue)
         }
-        derived.settle(next, afterHandlerIn: turn, on: queue)
     }
 }
 
-/// The handler of `onSuccess` as one object (see `MapStep`).
+/// The handler of `onSuccess` as one object (see `ValueStep`).
 @usableFromInline
 final class SuccessStep<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let derived: PromiseCore<Value>
@@ -72,38 +84,5 @@ final class SuccessStep<Value: Sendable>: @unchecked Sendable {
         let outcome = self.outcome.take()!
         if case .fulfilled(let value) = outcome { handler(value) }
         derived.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
-    }
-}
-
-/// The handler of `then` (the form returning a promise) as one object (see `MapStep`).
-@usableFromInline
-final class FlatMapStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
-    @usableFromInline let derived: PromiseCore<Output>
-    @usableFromInline let queue: DispatchQueue
-    @usableFromInline let next: @Sendable (Input) throws -> Promise<Output>
-    @usableFromInline var value: Input?
-
-    @inlinable
-    init(
-        derived: PromiseCore<Output>, queue: DispatchQueue,
-        next: @escaping @Sendable (Input) throws -> Promise<Output>
-    ) {
-        self.derived = derived
-        self.queue = queue
-        self.next = next
-    }
-
-    @inlinable
-    func receive(_ outcome: Outcome<Input>) {
-        guard case .fulfilled(let value) = outcome else { return derived.settleSoon(outcome.failure()!) }
-        self.value = value
-        HandlerHop.run(on: queue) { self.run() }
-    }
-
-    @inlinable
-    func run() {
-        let turn = HandlerHop.claim()
-        let value = self.value.take()!
-        derived.follow(Result { try next(value).core }, afterHandlerIn: turn, on: queue)
     }
 }

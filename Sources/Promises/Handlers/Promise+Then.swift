@@ -15,7 +15,7 @@ extension Promise {
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
         return derive { derived in
-            let step = MapStep(derived: derived, queue: queue, transform: transform)
+            let step = ValueStep(derived: derived, queue: queue, body: .map(transform))
             return { outcome in step.receive(outcome) }
         }
     }
@@ -34,7 +34,7 @@ extension Promise {
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
         return derive { derived in
-            let step = FlatMapStep(derived: derived, queue: queue, next: next)
+            let step = ValueStep(derived: derived, queue: queue, body: .flatMap(next))
             return { outcome in step.receive(outcome) }
         }
     }
