@@ -72,6 +72,11 @@ enum RetiredPorts {
         throw SystemCallFailure(call: "bind", code: EADDRINUSE)
     }
 
+    /// The socket holding `port` for this process, if one does (tests).
+    static func tombstone(of port: UInt16) -> Int32? {
+        held.withLock { $0[port] }
+    }
+
     /// Keeps a bound socket as `port`'s tombstone, or closes it when the port has one already.
     private static func keep(_ fd: Int32, asTombstoneOf port: UInt16) {
         let kept = held.withLock { held -> Bool in
