@@ -31,14 +31,10 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
     @usableFromInline typealias Callback = PromiseHeader<Value>.Callback
     @usableFromInline typealias State = PromiseHeader<Value>.State
     @usableFromInline typealias Header = PromiseHeader<Value>
-    @usableFromInline typealias Storage = ManagedBufferPointer<PromiseLock, Header>
 
-    @inlinable
-    var storage: Storage { Storage(unsafeBufferObject: self) }
-
-    /// The same allocation seen with a dummy element type: reaches the lock part without naming
-    /// the generic header, so unspecialised code needs no metadata lookup for it. Valid because
-    /// the header's offset in a managed buffer depends only on the header type.
+    /// The allocation seen with a dummy element type: reaches the lock part without naming the
+    /// generic tail, so unspecialised code needs no metadata lookup for it. The header is found
+    /// through the offset the lock part records, whatever tail type the core was made with.
     @inlinable
     var lockStorage: ManagedBufferPointer<PromiseLock, UInt8> {
         ManagedBufferPointer(unsafeBufferObject: self)
@@ -50,21 +46,47 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         defaultQueue: DispatchQueue,
         upstream: (any UpstreamPromise)? = nil
     ) -> PromiseCore<Value> {
-        let storage = Storage(bufferClass: PromiseCore<Value>.self, minimumCapacity: 1) { _, _ in
-            var lock = PromiseLock(defaultQueue: defaultQueue, isSettled: false, headerType: Header.self)
+        make(state, defaultQueue: defaultQueue, upstream: upstream, tail: Header.self) { _ in }
+    }
+
+    /// Makes a core whose tail allocation is `Tail`: the header itself, or a struct whose first
+    /// stored property is the header (a struct's first property sits at its start) followed by
+    /// the handler step that settles this promise (`StepTail`). One allocation then holds both.
+    /// - Parameters:
+    ///   - tail: The header's type, or a step tail's; any other tail holds a step, so the
+    ///     deinitialiser always destroys it.
+    ///   - initializeStep: Initialises the tail's step, once its header is in place; does nothing
+    ///     when the tail is the header.
+    @inlinable
+    static func make<Tail: TailAllocatedHeader>(
+        _ state: State,
+        defaultQueue: DispatchQueue,
+        upstream: (any UpstreamPromise)?,
+        tail: Tail.Type,
+        initializeStep: (UnsafeMutablePointer<Tail>) -> Void
+    ) -> PromiseCore<Value> {
+        let holdingStep = Tail.self != Header.self
+        let storage = ManagedBufferPointer<PromiseLock, Tail>(
+            bufferClass: PromiseCore<Value>.self, minimumCapacity: 1
+        ) { _, _ in
+            var lock = PromiseLock(defaultQueue: defaultQueue, isSettled: false, headerType: Tail.self)
+            lock.holdsStep = holdingStep
             switch state {
             case .pending:
                 break
             case .draining(let outcome), .settled(let outcome):
                 lock.isSettled = true
-                lock.headerNeedsDestroy = upstream != nil || !Self.isTrivial(outcome)
+                lock.headerNeedsDestroy = holdingStep || upstream != nil || !Self.isTrivial(outcome)
             }
             return lock
         }
-        storage.withUnsafeMutablePointers { lock, header in
+        storage.withUnsafeMutablePointers { lock, tail in
             PlatformMutex.initialize(PromiseLock.mutex(in: lock))
-            header.initialize(to: Header(state: state, upstream: upstream))
-            lock.pointee.headerOffset = UnsafeRawPointer(header) - UnsafeRawPointer(lock)
+            // The header is built in place, at the start of the tail.
+            UnsafeMutableRawPointer(tail).assumingMemoryBound(to: Header.self)
+                .initialize(to: Header(state: state, upstream: upstream))
+            initializeStep(tail)
+            lock.pointee.headerOffset = UnsafeRawPointer(tail) - UnsafeRawPointer(lock)
         }
         return unsafeDowncast(storage.buffer, to: PromiseCore<Value>.self)
     }
@@ -82,7 +104,9 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
 
     @inlinable
     func withLock<Result>(_ body: (inout Header) -> Result) -> Result {
-        storage.withUnsafeMutablePointers { lock, header in
+        lockStorage.withUnsafeMutablePointerToHeader { lock in
+            let header = (UnsafeMutableRawPointer(lock) + lock.pointee.headerOffset)
+                .assumingMemoryBound(to: Header.self)
             let mutex = PromiseLock.mutex(in: lock)
             PlatformMutex.lock(mutex)
             defer { PlatformMutex.unlock(mutex) }
@@ -115,14 +139,16 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
     }
 
     /// Puts the header in its final state; call with the mutex held. Once settled for good,
-    /// every callback, hook and the upstream reference are gone, so only the outcome may need
-    /// destroying: when it does not, the (unspecialised, metadata-hungry) deinitialiser can skip
-    /// the header altogether.
+    /// every callback, hook and the upstream reference are gone, so only the outcome (and a step
+    /// held in the tail) may need destroying: when nothing does, the (unspecialised,
+    /// metadata-hungry) deinitialiser can skip the tail altogether.
     @inlinable
     func settleForGood(_ header: inout Header, _ outcome: Outcome<Value>) {
         header.state = .settled(outcome)
         let trivial = Self.isTrivial(outcome)
-        lockStorage.withUnsafeMutablePointerToHeader { $0.pointee.headerNeedsDestroy = !trivial }
+        lockStorage.withUnsafeMutablePointerToHeader { lock in
+            lock.pointee.headerNeedsDestroy = lock.pointee.holdsStep || !trivial
+        }
     }
 
     /// Whether destroying `outcome` would do nothing: a cancellation, or a value of a plain-data

@@ -33,7 +33,7 @@ struct PromiseHeader<Value: Sendable> {
 }
 
 /// The non-generic part of a `PromiseCore`: its mutex, whether it has settled, its default queue,
-/// and how to destroy its generic header. `isSettled` is guarded by the mutex; the rest is set
+/// and how to destroy its generic tail (the header, and a step when one is held). `isSettled` is guarded by the mutex; the rest is set
 /// once at creation.
 @usableFromInline
 struct PromiseLock {
@@ -45,6 +45,8 @@ struct PromiseLock {
     @usableFromInline let headerType: any TailAllocatedHeader.Type
     /// Where the generic header starts, counted from the start of this lock part.
     @usableFromInline var headerOffset = 0
+    /// The tail holds a handler step after the header (see `StepTail`).
+    @usableFromInline var holdsStep = false
     /// False once the header holds nothing that needs destroying (see
     /// `PromiseCore.settleForGood`). Guarded by the mutex; read by the deinitialiser, which runs
     /// after every other reference is gone.

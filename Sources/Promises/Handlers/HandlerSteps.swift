@@ -1,14 +1,73 @@
 import Dispatch
 
-/// The handler of `then` (either form) as one object: the callback its upstream promise calls
-/// and the work handed to the handler's queue. A closure that captures only this object uses it
-/// as its context, so a step allocates nothing beyond itself and its derived promise.
+/// A handler held in the allocation of the promise it settles, after that promise's header (see
+/// `StepTail`). Deriving a promise then costs
+/// one allocation, and the callback the upstream promise keeps, like the work handed to the
+/// handler's queue, is a closure that captures only the derived core, which Swift uses as the
+/// closure's context instead of allocating one.
 ///
-/// `value` is written once, by the settling thread before the work is handed to the queue, and
-/// read by the work on the queue: the hand-over (dispatch, or the turn's loop on one thread)
-/// orders the two.
+/// The step's own fields are written when the promise is made, then by the step alone: the value
+/// is stored on receiving it (on the settling thread, before the work is handed to the queue) and
+/// taken, with the handler, when it runs (on the queue). The hand-over (dispatch, or the turn's
+/// loop on one thread) orders the two. They are reached without the core's mutex and never
+/// overlap the header it guards.
 @usableFromInline
-final class ValueStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
+protocol HandlerStep: Sendable, SendableMetatype {
+    associatedtype Input: Sendable
+    associatedtype Output: Sendable
+
+    /// Sees the upstream promise's outcome, on the thread that settled it: stores what the
+    /// handler needs and hands it to its queue, or settles `derived` without running it.
+    static func receive(_ outcome: Outcome<Input>, into derived: PromiseCore<Output>)
+}
+
+/// The tail of a core made by a step: the header first, where the core looks for it, then the
+/// step. Reaching the step through its own address keeps the step's accesses apart from the
+/// header's, which other threads lock and change meanwhile.
+@usableFromInline
+struct StepTail<Step: HandlerStep>: TailAllocatedHeader {
+    @usableFromInline var header: PromiseHeader<Step.Output>
+    @usableFromInline var step: Step
+}
+
+extension HandlerStep {
+    /// Makes the promise that this step settles, with the step inside it, and registers the step
+    /// on `upstream`.
+    @inlinable
+    func derive(from upstream: PromiseCore<Input>) -> PromiseCore<Output> {
+        let derived = PromiseCore<Output>.make(
+            .pending, defaultQueue: upstream.defaultQueue, upstream: upstream, tail: StepTail<Self>.self
+        ) { tail in Self.step(in: tail).initialize(to: self) }
+        if let outcome = upstream.register(
+            observing: true, making: { { outcome in Self.receive(outcome, into: derived) } })
+        {
+            // Already settled for good: every earlier callback has been handed out, so taking
+            // this one now keeps registration order.
+            Self.receive(outcome, into: derived)
+        }
+        return derived
+    }
+
+    /// Runs `body` with the step held in `derived`.
+    @inlinable
+    static func withStep<Result>(
+        in derived: PromiseCore<Output>, _ body: (UnsafeMutablePointer<Self>) -> Result
+    ) -> Result {
+        let parts = ManagedBufferPointer<PromiseLock, StepTail<Self>>(unsafeBufferObject: derived)
+        return parts.withUnsafeMutablePointerToElements { tail in body(step(in: tail)) }
+    }
+
+    /// The step inside a tail, reached through its own address.
+    @inlinable
+    static func step(in tail: UnsafeMutablePointer<StepTail<Self>>) -> UnsafeMutablePointer<Self> {
+        let step = UnsafeMutableRawPointer(tail) + MemoryLayout<StepTail<Self>>.offset(of: \.step)!
+        return step.assumingMemoryBound(to: Self.self)
+    }
+}
+
+/// The handler of `then`, in either form.
+@usableFromInline
+struct ValueStep<Input: Sendable, Output: Sendable>: HandlerStep {
     /// What the handler does with the value.
     @usableFromInline
     enum Body: Sendable {
@@ -18,29 +77,37 @@ final class ValueStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
         case flatMap(@Sendable (Input) throws -> Promise<Output>)
     }
 
-    @usableFromInline let derived: PromiseCore<Output>
     @usableFromInline let queue: DispatchQueue
-    @usableFromInline let body: Body
+    /// Taken when the handler runs, so that what it captures is freed while the promise lives on.
+    @usableFromInline var body: Body?
     @usableFromInline var value: Input?
 
     @inlinable
-    init(derived: PromiseCore<Output>, queue: DispatchQueue, body: Body) {
-        self.derived = derived
+    init(queue: DispatchQueue, body: Body) {
         self.queue = queue
         self.body = body
     }
 
     @inlinable
-    func receive(_ outcome: Outcome<Input>) {
-        guard case .fulfilled(let value) = outcome else { return derived.settleSoon(outcome.failure()!) }
-        self.value = value
-        HandlerHop.run(on: queue) { self.run() }
+    static func receive(_ outcome: Outcome<Input>, into derived: PromiseCore<Output>) {
+        guard case .fulfilled(let value) = outcome else {
+            // The handler will not run: free what it captures now, not when the promise goes.
+            withStep(in: derived) { _ = $0.pointee.body.take() }
+            return derived.settleSoon(outcome.failure()!)
+        }
+        let queue = withStep(in: derived) { step in
+            step.pointee.value = value
+            return step.pointee.queue
+        }
+        HandlerHop.run(on: queue) { run(derived) }
     }
 
     @inlinable
-    func run() {
+    static func run(_ derived: PromiseCore<Output>) {
         let turn = HandlerHop.claim()
-        let value = self.value.take()!
+        let (value, queue, body) = withStep(in: derived) { step in
+            (step.pointee.value.take()!, step.pointee.queue, step.pointee.body.take()!)
+        }
         switch body {
         case .map(let transform):
             let next: Outcome<Output>
@@ -56,33 +123,43 @@ final class ValueStep<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The handler of `onSuccess` as one object (see `ValueStep`).
+/// The handler of `onSuccess`.
 @usableFromInline
-final class SuccessStep<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let derived: PromiseCore<Value>
+struct SuccessStep<Value: Sendable>: HandlerStep {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
     @usableFromInline let queue: DispatchQueue
-    @usableFromInline let handler: @Sendable (Value) -> Void
-    @usableFromInline var outcome: Outcome<Value>?
+    /// Taken when the handler runs, so that what it captures is freed while the promise lives on.
+    @usableFromInline var handler: (@Sendable (Value) -> Void)?
+    @usableFromInline var value: Value?
 
     @inlinable
-    init(derived: PromiseCore<Value>, queue: DispatchQueue, handler: @escaping @Sendable (Value) -> Void) {
-        self.derived = derived
+    init(queue: DispatchQueue, handler: @escaping @Sendable (Value) -> Void) {
         self.queue = queue
         self.handler = handler
     }
 
     @inlinable
-    func receive(_ outcome: Outcome<Value>) {
-        guard case .fulfilled = outcome else { return derived.settleSoon(outcome) }
-        self.outcome = outcome
-        HandlerHop.run(on: queue) { self.run() }
+    static func receive(_ outcome: Outcome<Value>, into derived: PromiseCore<Value>) {
+        guard case .fulfilled(let value) = outcome else {
+            withStep(in: derived) { _ = $0.pointee.handler.take() }
+            return derived.settleSoon(outcome)
+        }
+        let queue = withStep(in: derived) { step in
+            step.pointee.value = value
+            return step.pointee.queue
+        }
+        HandlerHop.run(on: queue) { run(derived) }
     }
 
     @inlinable
-    func run() {
+    static func run(_ derived: PromiseCore<Value>) {
         let turn = HandlerHop.claim()
-        let outcome = self.outcome.take()!
-        if case .fulfilled(let value) = outcome { handler(value) }
-        derived.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
+        let (value, queue, handler) = withStep(in: derived) { step in
+            (step.pointee.value.take()!, step.pointee.queue, step.pointee.handler.take()!)
+        }
+        handler(value)
+        derived.settle(.fulfilled(value), afterHandlerIn: turn, on: queue, fromUpstream: true)
     }
 }

@@ -13,10 +13,7 @@ extension Promise {
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            let step = SuccessStep(derived: derived, queue: queue, handler: handler)
-            return { outcome in step.receive(outcome) }
-        }
+        return Promise(core: SuccessStep(queue: queue, handler: handler).derive(from: core))
     }
 
     /// Runs `handler` on `queue` when the promise is rejected (and, if asked, when cancelled,

@@ -14,10 +14,7 @@ extension Promise {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            let step = ValueStep(derived: derived, queue: queue, body: .map(transform))
-            return { outcome in step.receive(outcome) }
-        }
+        return Promise<NewValue>(core: ValueStep(queue: queue, body: .map(transform)).derive(from: core))
     }
 
     /// Chains another asynchronous step: `next` runs on `queue` when this promise is fulfilled
@@ -33,9 +30,6 @@ extension Promise {
         _ next: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            let step = ValueStep(derived: derived, queue: queue, body: .flatMap(next))
-            return { outcome in step.receive(outcome) }
-        }
+        return Promise<NewValue>(core: ValueStep(queue: queue, body: .flatMap(next)).derive(from: core))
     }
 }
