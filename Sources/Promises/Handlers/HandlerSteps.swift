@@ -163,3 +163,84 @@ struct SuccessStep<Value: Sendable>: HandlerStep {
         derived.settle(.fulfilled(value), afterHandlerIn: turn, on: queue, fromUpstream: true)
     }
 }
+
+/// The handler of `onError`, `onCancel`, `finally` or `onResult`: it sees the outcome and passes
+/// it on unchanged.
+@usableFromInline
+struct ObserverStep<Value: Sendable>: HandlerStep {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    /// Which outcomes the handler sees, and how.
+    @usableFromInline
+    enum Body: Sendable {
+        /// `onError`: rejection, and cancellation (as `CancellationError`) when asked.
+        case error(includingCancellation: Bool, @Sendable (any Error) -> Void)
+        /// `onCancel`.
+        case cancel(@Sendable () -> Void)
+        /// `finally`.
+        case finally(@Sendable () -> Void)
+        /// `onResult`.
+        case result(@Sendable (Result<Value, any Error>) -> Void)
+
+        /// Whether the handler runs for `outcome`.
+        @inlinable
+        func runs(for outcome: Outcome<Value>) -> Bool {
+            switch (self, outcome) {
+            case (.finally, _), (.result, _), (.error, .rejected), (.cancel, .cancelled): true
+            case (.error(let includingCancellation, _), .cancelled): includingCancellation
+            case (.error, .fulfilled), (.cancel, _): false
+            }
+        }
+
+        /// Runs the handler for `outcome`, which it `runs(for:)`.
+        @inlinable
+        func run(_ outcome: Outcome<Value>) {
+            switch self {
+            case .error(_, let handler):
+                if case .rejected(let error) = outcome {
+                    handler(error)
+                } else {
+                    handler(CancellationError())
+                }
+            case .cancel(let handler), .finally(let handler): handler()
+            case .result(let handler): handler(outcome.result)
+            }
+        }
+    }
+
+    @usableFromInline let queue: DispatchQueue
+    /// Taken when the handler runs, or is skipped, so that what it captures is freed then.
+    @usableFromInline var body: Body?
+    @usableFromInline var outcome: Outcome<Value>?
+
+    @inlinable
+    init(queue: DispatchQueue, body: Body) {
+        self.queue = queue
+        self.body = body
+    }
+
+    @inlinable
+    static func receive(_ outcome: Outcome<Value>, into derived: PromiseCore<Value>) {
+        let queue = withStep(in: derived) { step -> DispatchQueue? in
+            guard step.pointee.body!.runs(for: outcome) else {
+                step.pointee.body = nil
+                return nil
+            }
+            step.pointee.outcome = outcome
+            return step.pointee.queue
+        }
+        guard let queue else { return derived.settleSoon(outcome) }
+        HandlerHop.run(on: queue) { run(derived) }
+    }
+
+    @inlinable
+    static func run(_ derived: PromiseCore<Value>) {
+        let turn = HandlerHop.claim()
+        let (outcome, queue, body) = withStep(in: derived) { step in
+            (step.pointee.outcome.take()!, step.pointee.queue, step.pointee.body.take()!)
+        }
+        body.run(outcome)
+        derived.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
+    }
+}

@@ -21,18 +21,6 @@ extension Promise {
 }
 
 extension PromiseCore {
-    /// Runs `body` on `queue`, then settles this promise with `outcome` (which came from upstream).
-    @inlinable
-    func settle(
-        _ outcome: Outcome<Value>, after body: @escaping @Sendable () -> Void, on queue: DispatchQueue
-    ) {
-        HandlerHop.run(on: queue) {
-            let turn = HandlerHop.claim()
-            body()
-            self.settle(outcome, afterHandlerIn: turn, on: queue, fromUpstream: true)
-        }
-    }
-
     /// Settles this promise from the work of a handler on `queue`, once its user code returned:
     /// a handler this hands to the same queue runs next in the same turn (see `HandlerHop`).
     /// - Parameter turn: What `HandlerHop.claim()` returned when the work started.

@@ -32,18 +32,8 @@ extension Promise {
         _ handler: @escaping @Sendable (any Error) -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in
-                switch outcome {
-                case .rejected(let error):
-                    derived.settle(outcome, after: { handler(error) }, on: queue)
-                case .cancelled where includingCancellation:
-                    derived.settle(outcome, after: { handler(CancellationError()) }, on: queue)
-                case .fulfilled, .cancelled:
-                    derived.settleSoon(outcome)
-                }
-            }
-        }
+        let body = ObserverStep<Value>.Body.error(includingCancellation: includingCancellation, handler)
+        return Promise(core: ObserverStep(queue: queue, body: body).derive(from: core))
     }
 
     /// Runs `handler` on `queue` when the promise is cancelled.
@@ -58,12 +48,7 @@ extension Promise {
         _ handler: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in
-                guard case .cancelled = outcome else { return derived.settleSoon(outcome) }
-                derived.settle(outcome, after: handler, on: queue)
-            }
-        }
+        return Promise(core: ObserverStep(queue: queue, body: .cancel(handler)).derive(from: core))
     }
 
     /// Runs `handler` on `queue` once the promise settles, whatever the outcome.
@@ -78,9 +63,7 @@ extension Promise {
         _ handler: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in derived.settle(outcome, after: handler, on: queue) }
-        }
+        return Promise(core: ObserverStep(queue: queue, body: .finally(handler)).derive(from: core))
     }
 
     /// Runs `handler` on `queue` with the result once the promise settles (cancellation as
@@ -96,8 +79,6 @@ extension Promise {
         _ handler: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in derived.settle(outcome, after: { handler(outcome.result) }, on: queue) }
-        }
+        return Promise(core: ObserverStep(queue: queue, body: .result(handler)).derive(from: core))
     }
 }
