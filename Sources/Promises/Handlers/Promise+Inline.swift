@@ -9,6 +9,7 @@ extension Promise {
     ///     before it cancels itself when asked from downstream. False for bookkeeping that
     ///     must not keep a promise alive: a chain built on the promise cancels it alone.
     ///   - body: Receives the result; it must be short, or move its work elsewhere.
+    @inlinable
     package func whenSettled(
         asObserver: Bool = true, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {

@@ -12,8 +12,8 @@
 /// above the package's platform floors. Callers must never run user code inside `withLock`.
 package final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only read or written while `mutex` is held.
-    private var state: State
-    private let mutex: UnsafeMutablePointer<PlatformMutex>
+    @usableFromInline var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutex>
 
     /// Creates a lock around an initial state.
     package init(_ initialState: State) {
@@ -27,8 +27,9 @@ package final class Locked<State>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the state and returns its result.
-    @inline(__always)
+    /// Runs `body` with exclusive access to the state and returns its result. Inlinable, so that
+    /// the package's other modules run it specialised to their state.
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         PlatformMutex.lock(mutex)
         defer { PlatformMutex.unlock(mutex) }
