@@ -123,49 +123,8 @@ struct ValueStep<Input: Sendable, Output: Sendable>: HandlerStep {
     }
 }
 
-/// The handler of `onSuccess`.
-@usableFromInline
-struct SuccessStep<Value: Sendable>: HandlerStep {
-    @usableFromInline typealias Input = Value
-    @usableFromInline typealias Output = Value
-
-    @usableFromInline let queue: DispatchQueue
-    /// Taken when the handler runs, so that what it captures is freed while the promise lives on.
-    @usableFromInline var handler: (@Sendable (Value) -> Void)?
-    @usableFromInline var value: Value?
-
-    @inlinable
-    init(queue: DispatchQueue, handler: @escaping @Sendable (Value) -> Void) {
-        self.queue = queue
-        self.handler = handler
-    }
-
-    @inlinable
-    static func receive(_ outcome: Outcome<Value>, into derived: PromiseCore<Value>) {
-        guard case .fulfilled(let value) = outcome else {
-            withStep(in: derived) { _ = $0.pointee.handler.take() }
-            return derived.settleSoon(outcome)
-        }
-        let queue = withStep(in: derived) { step in
-            step.pointee.value = value
-            return step.pointee.queue
-        }
-        HandlerHop.run(on: queue) { run(derived) }
-    }
-
-    @inlinable
-    static func run(_ derived: PromiseCore<Value>) {
-        let turn = HandlerHop.claim()
-        let (value, queue, handler) = withStep(in: derived) { step in
-            (step.pointee.value.take()!, step.pointee.queue, step.pointee.handler.take()!)
-        }
-        handler(value)
-        derived.settle(.fulfilled(value), afterHandlerIn: turn, on: queue, fromUpstream: true)
-    }
-}
-
-/// The handler of `onError`, `onCancel`, `finally` or `onResult`: it sees the outcome and passes
-/// it on unchanged.
+/// The handler of `onSuccess`, `onError`, `onCancel`, `finally` or `onResult`: it sees the
+/// outcome and passes it on unchanged.
 @usableFromInline
 struct ObserverStep<Value: Sendable>: HandlerStep {
     @usableFromInline typealias Input = Value
@@ -174,6 +133,8 @@ struct ObserverStep<Value: Sendable>: HandlerStep {
     /// Which outcomes the handler sees, and how.
     @usableFromInline
     enum Body: Sendable {
+        /// `onSuccess`.
+        case success(@Sendable (Value) -> Void)
         /// `onError`: rejection, and cancellation (as `CancellationError`) when asked.
         case error(includingCancellation: Bool, @Sendable (any Error) -> Void)
         /// `onCancel`.
@@ -187,9 +148,11 @@ struct ObserverStep<Value: Sendable>: HandlerStep {
         @inlinable
         func runs(for outcome: Outcome<Value>) -> Bool {
             switch (self, outcome) {
-            case (.finally, _), (.result, _), (.error, .rejected), (.cancel, .cancelled): true
+            case (.success, .fulfilled), (.error, .rejected), (.cancel, .cancelled), (.finally, _),
+                (.result, _):
+                true
             case (.error(let includingCancellation, _), .cancelled): includingCancellation
-            case (.error, .fulfilled), (.cancel, _): false
+            case (.success, _), (.error, .fulfilled), (.cancel, _): false
             }
         }
 
@@ -197,6 +160,8 @@ struct ObserverStep<Value: Sendable>: HandlerStep {
         @inlinable
         func run(_ outcome: Outcome<Value>) {
             switch self {
+            case .success(let handler):
+                if case .fulfilled(let value) = outcome { handler(value) }
             case .error(_, let handler):
                 if case .rejected(let error) = outcome {
                     handler(error)

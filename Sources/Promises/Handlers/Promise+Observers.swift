@@ -13,7 +13,7 @@ extension Promise {
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> Promise<Value> {
         let queue = queue ?? core.defaultQueue
-        return Promise(core: SuccessStep(queue: queue, handler: handler).derive(from: core))
+        return Promise(core: ObserverStep(queue: queue, body: .success(handler)).derive(from: core))
     }
 
     /// Runs `handler` on `queue` when the promise is rejected (and, if asked, when cancelled,
