@@ -1,10 +1,9 @@
 import Dispatch
 
 /// A handler held in the allocation of the promise it settles, after that promise's header (see
-/// `StepTail`). Deriving a promise then costs
-/// one allocation, and the callback the upstream promise keeps, like the work handed to the
-/// handler's queue, is a closure that captures only the derived core, which Swift uses as the
-/// closure's context instead of allocating one.
+/// `StepTail`). Deriving a promise then costs one allocation, and the callback the upstream
+/// promise keeps, like the work handed to the handler's queue, is a closure that captures only
+/// the derived core, which Swift uses as the closure's context instead of allocating one.
 ///
 /// The step's own fields are written when the promise is made, then by the step alone: the value
 /// is stored on receiving it (on the settling thread, before the work is handed to the queue) and
