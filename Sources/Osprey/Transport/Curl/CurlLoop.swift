@@ -23,6 +23,8 @@
         /// Whether libcurl tells which connection each transfer takes (7.80 and later): only then
         /// are idle connections watched, since one reused unseen would look idle.
         private var seesReuse = true
+        /// The read buffer's size for the next transfers, from the bodies the last ones read.
+        private var readBuffer = ReadBufferSizing()
         private let inbox = Locked(Inbox())
         private let handles = Locked(Handles())
         /// The thread's name, which errors of a loop that shut down name too.
@@ -109,6 +111,12 @@
                 run()
             }
             thread.start()
+        }
+
+        /// The read buffer to ask libcurl for (nil: its default), for a transfer whose body goes
+        /// to a file or a stream (`sinks`) or to memory. On the loop's thread.
+        func readBufferSize(sinks: Bool) -> Int? {
+            readBuffer.size(sinks: sinks)
         }
 
         /// Keeps a transfer that started its next hop (a redirect) from inside ``CurlTransfer/complete(in:result:)``.
@@ -272,6 +280,7 @@
                         if let origin = transfer.placementOrigin, version != 0 {
                             placement?.learn(origin, multiplexed: version >= 3)
                         }
+                        readBuffer.record(bodyBytes: transfer.bodyBytes)
                         transfer.complete(in: multi, result: result)
                     }
                 }

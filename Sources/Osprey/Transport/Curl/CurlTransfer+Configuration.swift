@@ -40,12 +40,13 @@
                 try set(CCURLOPT_PIPEWAIT, 1)
             }
             try set(CCURLOPT_ACCEPT_ENCODING, string: "")
-            // Fewer, larger reads than libcurl's 16 KiB: 1 MiB bodies 16 at a time took 0.53-0.56
-            // of raw URLSession's time with the default, 0.31-0.38 with this; small ones the same.
-            // Best effort: libcurl 7.88 refuses a new size (CURLE_BAD_FUNCTION_ARGUMENT) while the
-            // handle still holds a buffer, as one reused after an HTTP/2 transfer does; it then
-            // reads at most its default size into that buffer.
-            _ = ccurl_easy_setopt_long(handle, Int32(CCURLOPT_BUFFERSIZE), 256 << 10)
+            // Fewer, larger reads than libcurl's 16 KiB while bodies are large (see
+            // `ReadBufferSizing`). Best effort: libcurl 7.88 refuses a new size
+            // (CURLE_BAD_FUNCTION_ARGUMENT) while the handle still holds a buffer, as one reused
+            // after an HTTP/2 transfer does; it then reads at most its default size into that buffer.
+            if let size = loop?.readBufferSize(sinks: original.downloadSink != nil) {
+                _ = ccurl_easy_setopt_long(handle, Int32(CCURLOPT_BUFFERSIZE), size)
+            }
             if let trustedCertificates = settings.trustedCertificates {
                 try set(CCURLOPT_CAINFO, string: trustedCertificates.path)
             } else if !settings.tls.trustsSystemCertificates {
