@@ -256,6 +256,7 @@ int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *runni
 void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed) { (void)poller; (void)socket; (void)multiplexed; }
 int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) { (void)poller; (void)easy; return -1; }
 long ccurl_poller_retired_count(ccurl_poller *poller) { (void)poller; return 0; }
+int ccurl_poller_idle_ports(ccurl_poller *poller, int *ports, int capacity) { (void)poller; (void)ports; (void)capacity; return 0; }
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) { (void)list; (void)text; return NULL; }
 void ccurl_slist_free_all(ccurl_slist *list) { (void)list; }
 void ccurl_name_current_thread(const char *name) { (void)name; }

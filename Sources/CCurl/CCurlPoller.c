@@ -58,6 +58,10 @@ enum socket_state {
 struct socket_entry {
     unsigned char state;
     unsigned char multiplexed;
+    // Whether local_port and remote_port are the current socket's: read once per connection
+    // (two system calls), forgotten when the descriptor is added to the epoll set again, which
+    // happens for every new socket behind it (see watch).
+    unsigned char ports_known;
     // The connection's local and remote ports while it is IDLE: how a transfer that reuses it
     // is recognised (see on_connection).
     int local_port;
@@ -112,6 +116,11 @@ static void watch(struct ccurl_poller *poller, int socket, uint32_t events) {
     event.events = events;
     event.data.fd = socket;
     if (epoll_ctl(poller->epoll, EPOLL_CTL_MOD, socket, &event) != 0 && errno == ENOENT) {
+        // Not in the set: the descriptor's socket is new to the poller (the kernel took an
+        // earlier one out of the set when it was closed or replaced by retire, and libcurl names
+        // every socket it uses to the socket callback before a transfer on it can end).
+        struct socket_entry *found = entry(poller, socket);
+        if (found != NULL) found->ports_known = 0;
         epoll_ctl(poller->epoll, EPOLL_CTL_ADD, socket, &event);
     }
 }
@@ -160,6 +169,7 @@ static void retire(struct ccurl_poller *poller, int socket, struct socket_entry 
     close(pair[1]);
     if (dup3(pair[0], socket, O_CLOEXEC) >= 0) {
         found->state = RETIRED;
+        found->ports_known = 0;
         poller->retired += 1;
     }
     close(pair[0]);
@@ -280,16 +290,19 @@ void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed) 
     found->multiplexed = multiplexed != 0;
     // Still in use (by other HTTP/2 streams, or already by the next transfer): libcurl watches it.
     if (found->state != RELEASED) return;
-    struct sockaddr_storage local, remote;
-    socklen_t local_length = sizeof local, remote_length = sizeof remote;
-    // Without its ports, a reuse could not be recognised: such a connection is not watched.
-    if (getsockname(socket, (struct sockaddr *)&local, &local_length) != 0
-        || getpeername(socket, (struct sockaddr *)&remote, &remote_length) != 0
-        || port_of(&local) == 0) {
-        return;
+    if (!found->ports_known) {
+        struct sockaddr_storage local, remote;
+        socklen_t local_length = sizeof local, remote_length = sizeof remote;
+        // Without its ports, a reuse could not be recognised: such a connection is not watched.
+        if (getsockname(socket, (struct sockaddr *)&local, &local_length) != 0
+            || getpeername(socket, (struct sockaddr *)&remote, &remote_length) != 0
+            || port_of(&local) == 0) {
+            return;
+        }
+        found->local_port = port_of(&local);
+        found->remote_port = port_of(&remote);
+        found->ports_known = 1;
     }
-    found->local_port = port_of(&local);
-    found->remote_port = port_of(&remote);
     found->state = IDLE;
     watch(poller, socket, EPOLLIN | EPOLLRDHUP | EPOLLONESHOT);
 }
@@ -318,6 +331,16 @@ int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) {
 }
 
 long ccurl_poller_retired_count(ccurl_poller *poller) { return poller->retired; }
+
+int ccurl_poller_idle_ports(ccurl_poller *poller, int *ports, int capacity) {
+    int count = 0;
+    for (int socket = 0; socket < poller->highest && socket < poller->capacity; socket++) {
+        if (poller->sockets[socket].state != IDLE) continue;
+        if (count < capacity) ports[count] = poller->sockets[socket].local_port;
+        count += 1;
+    }
+    return count;
+}
 
 void ccurl_poller_watch_channel(ccurl_poller *poller, int socket, int events) {
     struct socket_entry *found = entry(poller, socket);

@@ -223,6 +223,9 @@ void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed);
 int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy);
 /// How many idle connections the poller retired so far.
 long ccurl_poller_retired_count(ccurl_poller *poller);
+/// The local ports the poller holds for its idle connections (tests): writes at most `capacity`
+/// of them to `ports` and returns how many there are.
+int ccurl_poller_idle_ports(ccurl_poller *poller, int *ports, int capacity);
 /// Watches the socket of a connection made with CURLOPT_CONNECT_ONLY, which the application now
 /// reads and writes itself (a WebSocket), for `events` (CCURL_CHANNEL_READABLE and or WRITABLE;
 /// 0 takes it out of the epoll set, so a hang-up is not reported over and over while its reader

@@ -105,6 +105,7 @@ struct LoopbackConnection {
         )
         let route = core.handler(method: request.method, path: request.path)
         request.pathParameters = route?.1 ?? [:]
+        request.clientPort = Socket.peerPort(fd)
         core.record(request)
         let response: LoopbackServer.Response
         if let handler = route?.0 {

@@ -21,6 +21,8 @@ extension LoopbackServer {
         public let bodyLength: Int
         /// Identifies the TCP connection it arrived on; equal ids mean the connection was reused.
         public let connectionID: Int
+        /// The client's TCP port on that connection (0 over a Unix socket).
+        package internal(set) var clientPort = 0
         /// Values captured by `:name` segments of the matched route, percent-decoded.
         public internal(set) var pathParameters: [String: String] = [:]
         /// The absolute URL as the client had it, when known (``MockTransport`` records it).

@@ -118,6 +118,17 @@ enum Socket {
         return fd
     }
 
+    /// The TCP port of the peer of a connected IPv4 socket; 0 for another kind (a Unix socket).
+    static func peerPort(_ fd: Int32) -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let read = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard read == 0, address.sin_family == sa_family_t(AF_INET) else { return 0 }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Accepts one pending connection, or returns nil when none is waiting.
     static func accept(from listener: Int32) throws -> Int32? {
         let fd = Foundation.accept(listener, nil, nil)

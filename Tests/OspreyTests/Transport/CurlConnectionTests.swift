@@ -88,6 +88,25 @@ struct CurlConnectionTests {
             #expect(await transport.retiredConnections == 0)
         }
 
+        @Test("a connection opened where a closed one was is watched with its own ports, not the old one's")
+        func idlePortsFollowTheConnection() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            server.route("/keep") { _ in .text("ok") }
+            server.route("/close") { _ in LoopbackServer.Response.text("bye").closeDelimited() }
+            // One loop, so the new connection takes the descriptor the closed one left.
+            let transport = try #require(CurlTransport(loops: 1))
+            let api = TestAPI(server, transport: transport)
+            for endpoint in ["/keep", "/close", "/keep"] {
+                let _: Data = try await api.request(route: api.get(endpoint: endpoint)).value
+            }
+            let requests = server.requests
+            #expect(requests.map(\.connectionID) == [1, 1, 2])
+            // The poller read the first connection's ports once; the second one's are its own.
+            #expect(await transport.idleConnectionPorts == [requests[2].clientPort])
+            #expect(requests[2].clientPort != requests[0].clientPort)
+        }
+
         @Test("under load connections are kept: 40 rounds of 16 requests at once open at most 16")
         func connectionsKeptUnderLoad() async throws {
             let server = try LoopbackServer()

@@ -66,6 +66,8 @@
             case service(any CurlSocketOwner)
             /// Reports how many idle connections were retired so far.
             case inspect(@Sendable (Int) -> Void)
+            /// Reports the local ports the poller holds for the idle connections.
+            case inspectIdlePorts(@Sendable ([Int]) -> Void)
             /// Fails every transfer of the loop with ``CurlLoopStopped`` and ends the thread, then
             /// calls `then` (tests wait with it).
             case shutDown(reason: String, then: (@Sendable () -> Void)? = nil)
@@ -185,6 +187,15 @@
             }
         }
 
+        /// The local ports the poller holds for the idle connections (for tests).
+        var idleConnectionPorts: [Int] {
+            get async {
+                await withCheckedContinuation { continuation in
+                    submit(.inspectIdlePorts { continuation.resume(returning: $0) })
+                }
+            }
+        }
+
         /// Lets the poller see which connection the transfer on `handle` takes. On the loop's thread.
         func prepare(_ handle: OpaquePointer) {
             if ccurl_poller_prepare(poller, handle) != 0 { seesReuse = false }
@@ -250,6 +261,10 @@
                         owner.service(in: multi)
                     case .inspect(let report):
                         report(ccurl_poller_retired_count(poller))
+                    case .inspectIdlePorts(let report):
+                        var ports = [Int32](repeating: 0, count: 256)
+                        let count = Int(ccurl_poller_idle_ports(poller, &ports, Int32(ports.count)))
+                        report(ports.prefix(count).map(Int.init))
                     case .shutDown(let reason, let then):
                         shutDown(reason: reason)
                         then?()

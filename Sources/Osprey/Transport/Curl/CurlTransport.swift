@@ -119,6 +119,15 @@
             }
         }
 
+        /// The local ports the loops' pollers hold for their idle connections (tests).
+        package var idleConnectionPorts: [Int] {
+            get async {
+                var ports: [Int] = []
+                for loop in group.loops { ports += await loop.idleConnectionPorts }
+                return ports
+            }
+        }
+
         /// How many transfers each loop has now (tests).
         package var loopLoads: [Int] { group.loops.map(\.load) }
 
