@@ -7,10 +7,7 @@ extension Promise {
     /// - Returns: A promise that settles within the limit.
     public func timeout(_ seconds: Double) -> Promise<Value> {
         let upstream = core
-        let limited: Promise<Value> = derive { derived in
-            { outcome in derived.settleSoon(outcome) }
-        }
-        let limitedCore = limited.core
+        let limitedCore = ForwardStep<Value>(delay: nil).derive(from: core)
         // Weak: once both have settled and gone, the pending timer must not keep them (and
         // their values) alive until it fires. While the limited promise can still be observed,
         // this promise holds it.
@@ -20,7 +17,7 @@ extension Promise {
                 upstream?.requestCancel()
             }
         }
-        return limited
+        return Promise(core: limitedCore)
     }
 
     /// A promise with this one's outcome, settled `seconds` after this one settles.
@@ -28,14 +25,7 @@ extension Promise {
     /// - Parameter seconds: The delay.
     /// - Returns: The delayed promise.
     public func delay(_ seconds: Double) -> Promise<Value> {
-        derive { derived in
-            { outcome in
-                if case .cancelled = outcome { return derived.settleSoon(outcome) }
-                derived.defaultQueue.asyncAfter(deadline: .now() + max(0, seconds)) {
-                    derived.settle(outcome, fromUpstream: true)
-                }
-            }
-        }
+        Promise(core: ForwardStep(delay: seconds).derive(from: core))
     }
 
     /// A promise fulfilled with `value` after `seconds`; cancelling it stops the wait.

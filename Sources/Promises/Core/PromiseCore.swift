@@ -299,10 +299,4 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         upstream.register(observing: true) { outcome in self.settleSoon(outcome) }
         if alreadyCancelled { upstream.requestCancel() }
     }
-
-    /// A pending promise that takes its cancellation from this one and passes it back upstream.
-    @inlinable
-    func makeDerived<Other>(_ type: Other.Type = Other.self) -> PromiseCore<Other> {
-        PromiseCore<Other>.make(.pending, defaultQueue: defaultQueue, upstream: self)
-    }
 }

@@ -14,24 +14,6 @@ public enum MainActorQueue: Sendable {
 }
 
 extension Promise {
-    /// Runs `handler` on the main actor (through the main queue) for the outcomes `shouldRun`
-    /// accepts, then settles the derived promise; other outcomes pass straight through.
-    @inlinable
-    func observeOnMainActor(
-        when shouldRun: @escaping @Sendable (Outcome<Value>) -> Bool,
-        _ handler: @escaping @MainActor (Outcome<Value>) -> Void
-    ) -> Promise<Value> {
-        derive { derived in
-            { outcome in
-                guard shouldRun(outcome) else { return derived.settleSoon(outcome) }
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { handler(outcome) }
-                    derived.settle(outcome, fromUpstream: true)
-                }
-            }
-        }
-    }
-
     /// Runs a main-actor `handler` when the promise is fulfilled.
     /// - Parameters:
     ///   - queue: `.main`.
@@ -43,12 +25,8 @@ extension Promise {
         in queue: MainActorQueue = .main,
         _ handler: @escaping @MainActor (Value) -> Void
     ) -> Promise<Value> {
-        observeOnMainActor { outcome in
-            if case .fulfilled = outcome { return true }
-            return false
-        } _: { outcome in
-            if case .fulfilled(let value) = outcome { handler(value) }
-        }
+        // Handlers on the main queue run on the main actor: the step's queue says where.
+        observing(in: .main, .success { value in MainActor.assumeIsolated { handler(value) } })
     }
 
     /// Runs a main-actor `handler` when the promise is rejected (and, if asked, cancelled).
@@ -64,15 +42,11 @@ extension Promise {
         includingCancellation: Bool = false,
         _ handler: @escaping @MainActor (any Error) -> Void
     ) -> Promise<Value> {
-        observeOnMainActor { outcome in
-            switch outcome {
-            case .fulfilled: false
-            case .rejected: true
-            case .cancelled: includingCancellation
-            }
-        } _: { outcome in
-            if case .failure(let error) = outcome.result { handler(error) }
-        }
+        observing(
+            in: .main,
+            .error(includingCancellation: includingCancellation) { error in
+                MainActor.assumeIsolated { handler(error) }
+            })
     }
 
     /// Runs a main-actor `handler` once the promise settles, whatever the outcome.
@@ -86,11 +60,7 @@ extension Promise {
         in queue: MainActorQueue = .main,
         _ handler: @escaping @MainActor () -> Void
     ) -> Promise<Value> {
-        observeOnMainActor { _ in
-            true
-        } _: { _ in
-            handler()
-        }
+        observing(in: .main, .finally { MainActor.assumeIsolated { handler() } })
     }
 
     /// Maps the value on the main actor.
@@ -103,21 +73,8 @@ extension Promise {
         in queue: MainActorQueue = .main,
         _ transform: @escaping @MainActor (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        derive { derived in
-            { outcome in
-                guard case .fulfilled(let value) = outcome else {
-                    return derived.settleSoon(outcome.failure()!)
-                }
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated {
-                        do {
-                            derived.settle(.fulfilled(try transform(value)))
-                        } catch {
-                            derived.settle(.rejected(error))
-                        }
-                    }
-                }
-            }
-        }
+        let step = ValueStep<Value, NewValue>(
+            queue: .main, body: .map { value in try MainActor.assumeIsolated { try transform(value) } })
+        return Promise<NewValue>(core: step.derive(from: core))
     }
 }

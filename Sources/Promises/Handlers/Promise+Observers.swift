@@ -12,8 +12,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return Promise(core: ObserverStep(queue: queue, body: .success(handler)).derive(from: core))
+        observing(in: queue, .success(handler))
     }
 
     /// Runs `handler` on `queue` when the promise is rejected (and, if asked, when cancelled,
@@ -31,9 +30,7 @@ extension Promise {
         includingCancellation: Bool = false,
         _ handler: @escaping @Sendable (any Error) -> Void
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        let body = ObserverStep<Value>.Body.error(includingCancellation: includingCancellation, handler)
-        return Promise(core: ObserverStep(queue: queue, body: body).derive(from: core))
+        observing(in: queue, .error(includingCancellation: includingCancellation, handler))
     }
 
     /// Runs `handler` on `queue` when the promise is cancelled.
@@ -47,8 +44,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return Promise(core: ObserverStep(queue: queue, body: .cancel(handler)).derive(from: core))
+        observing(in: queue, .cancel(handler))
     }
 
     /// Runs `handler` on `queue` once the promise settles, whatever the outcome.
@@ -62,8 +58,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return Promise(core: ObserverStep(queue: queue, body: .finally(handler)).derive(from: core))
+        observing(in: queue, .finally(handler))
     }
 
     /// Runs `handler` on `queue` with the result once the promise settles (cancellation as
@@ -78,7 +73,12 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return Promise(core: ObserverStep(queue: queue, body: .result(handler)).derive(from: core))
+        observing(in: queue, .result(handler))
+    }
+
+    /// The promise an `ObserverStep` with `body` settles, on `queue` or the default queue.
+    @inlinable
+    func observing(in queue: DispatchQueue?, _ body: ObserverStep<Value>.Body) -> Promise<Value> {
+        Promise(core: ObserverStep(queue: queue ?? core.defaultQueue, body: body).derive(from: core))
     }
 }

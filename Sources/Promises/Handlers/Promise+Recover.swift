@@ -14,22 +14,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Value
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in
-                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    let next: Outcome<Value>
-                    do {
-                        next = .fulfilled(try recovery(error))
-                    } catch {
-                        next = .rejected(error)
-                    }
-                    derived.settle(next, afterHandlerIn: turn, on: queue)
-                }
-            }
-        }
+        recovering(in: queue, .value(recovery))
     }
 
     /// Turns a rejection into another asynchronous attempt: the returned promise follows the
@@ -43,16 +28,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Promise<Value>
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in
-                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    derived.follow(Result { try recovery(error).core }, afterHandlerIn: turn, on: queue)
-                }
-            }
-        }
+        recovering(in: queue, .promise(recovery))
     }
 
     /// Replaces a rejection's error: `transform` runs on `queue` with it.
@@ -65,16 +41,12 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Promise<Value> {
-        let queue = queue ?? core.defaultQueue
-        return derive { derived in
-            { outcome in
-                guard case .rejected(let error) = outcome else { return derived.settleSoon(outcome) }
-                HandlerHop.run(on: queue) {
-                    let turn = HandlerHop.claim()
-                    let next = Outcome<Value>.rejected(transform(error))
-                    derived.settle(next, afterHandlerIn: turn, on: queue)
-                }
-            }
-        }
+        recovering(in: queue, .mapError(transform))
+    }
+
+    /// The promise a `RecoveryStep` with `body` settles, on `queue` or the default queue.
+    @inlinable
+    func recovering(in queue: DispatchQueue?, _ body: RecoveryStep<Value>.Body) -> Promise<Value> {
+        Promise(core: RecoveryStep(queue: queue ?? core.defaultQueue, body: body).derive(from: core))
     }
 }

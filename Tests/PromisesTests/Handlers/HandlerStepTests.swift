@@ -11,6 +11,7 @@ struct HandlerStepTests {
     /// Every handler kept as a step, and the outcomes that run it.
     enum Handler: CaseIterable, Sendable {
         case thenValue, thenPromise, onSuccess, onError, onErrorOrCancel, onCancel, finally, onResult
+        case recoverValue, recoverPromise, mapError
 
         func register(on promise: Promise<Int>, _ queue: DispatchQueue, capturing token: Token) -> Promise<
             Int
@@ -33,6 +34,22 @@ struct HandlerStepTests {
             case .onCancel: promise.onCancel(in: queue, keep)
             case .finally: promise.finally(in: queue, keep)
             case .onResult: promise.onResult(in: queue) { _ in keep() }
+            // Recovered with the value a fulfilment would have given, to compare outcomes alike.
+            case .recoverValue:
+                promise.recover(in: queue) { _ in
+                    keep()
+                    return 7
+                }
+            case .recoverPromise:
+                promise.recover(in: queue) { _ in
+                    keep()
+                    return Promise(value: 7)
+                }
+            case .mapError:
+                promise.mapError(in: queue) { error in
+                    keep()
+                    return error
+                }
             }
         }
 
@@ -44,6 +61,15 @@ struct HandlerStepTests {
             case .onErrorOrCancel: (false, true, true)
             case .onCancel: (false, false, true)
             case .finally, .onResult: (true, true, true)
+            case .recoverValue, .recoverPromise, .mapError: (false, true, false)
+            }
+        }
+
+        /// Whether a rejection becomes the value 7.
+        var recovers: Bool {
+            switch self {
+            case .recoverValue, .recoverPromise: true
+            default: false
             }
         }
     }
@@ -93,6 +119,7 @@ struct HandlerStepTests {
         #expect(weakToken == nil)
         switch settlement {
         case .fulfil: #expect((try? result.get()) == 7)
+        case .reject where handler.recovers: #expect((try? result.get()) == 7)
         case .reject: #expect(throws: TestError.self) { try result.get() }
         case .cancel: #expect(throws: CancellationError.self) { try result.get() }
         }
