@@ -65,7 +65,10 @@ public struct Promise<Value: Sendable>: Sendable {
     public var defaultQueue: DispatchQueue { core.defaultQueue }
 
     /// True until the promise is fulfilled, rejected or cancelled.
-    public var isPending: Bool { core.outcome == nil }
+    public var isPending: Bool {
+        // The lock part's flag, which needs no generic metadata (copying the outcome out did).
+        !core.isSettled
+    }
 
     /// True once the promise is cancelled.
     public var isCancelled: Bool {

@@ -62,7 +62,10 @@ public final class Resolver<Value: Sendable>: Sendable {
     }
 
     /// True while the promise is pending: a producer can stop early once it is not.
-    public var isPending: Bool { core.outcome == nil }
+    public var isPending: Bool {
+        // The lock part's flag, which needs no generic metadata (copying the outcome out did).
+        !core.isSettled
+    }
 
     /// Registers the producer's cancel hook (for example, cancelling a network task). It runs on
     /// the cancelling thread when the promise is cancelled, at once if it already was, and is

