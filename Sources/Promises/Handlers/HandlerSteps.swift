@@ -64,25 +64,47 @@ extension HandlerStep {
     }
 }
 
+/// What a transforming handler makes of its argument (the value for `then`, the error for
+/// `recover`): the next value, or a promise the derived promise follows.
+@usableFromInline
+enum Transform<Argument: Sendable, Output: Sendable>: Sendable {
+    /// Returns the next value (or throws).
+    case map(@Sendable (Argument) throws -> Output)
+    /// Returns a promise, which the derived promise follows.
+    case flatMap(@Sendable (Argument) throws -> Promise<Output>)
+
+    /// Runs the handler with `argument` and settles `derived` with what it gave, once its code
+    /// returned (see `HandlerHop`).
+    @inlinable
+    func apply(
+        to argument: Argument, settling derived: PromiseCore<Output>,
+        afterHandlerIn turn: UnsafeMutablePointer<HandlerHop.Turn>?, on queue: DispatchQueue
+    ) {
+        switch self {
+        case .map(let transform):
+            let next: Outcome<Output>
+            do {
+                next = .fulfilled(try transform(argument))
+            } catch {
+                next = .rejected(error)
+            }
+            derived.settle(next, afterHandlerIn: turn, on: queue)
+        case .flatMap(let next):
+            derived.follow(Result { try next(argument).core }, afterHandlerIn: turn, on: queue)
+        }
+    }
+}
+
 /// The handler of `then`, in either form.
 @usableFromInline
 struct ValueStep<Input: Sendable, Output: Sendable>: HandlerStep {
-    /// What the handler does with the value.
-    @usableFromInline
-    enum Body: Sendable {
-        /// `then` returning a value.
-        case map(@Sendable (Input) throws -> Output)
-        /// `then` returning a promise, which the derived promise follows.
-        case flatMap(@Sendable (Input) throws -> Promise<Output>)
-    }
-
     @usableFromInline let queue: DispatchQueue
     /// Taken when the handler runs, so that what it captures is freed while the promise lives on.
-    @usableFromInline var body: Body?
+    @usableFromInline var body: Transform<Input, Output>?
     @usableFromInline var value: Input?
 
     @inlinable
-    init(queue: DispatchQueue, body: Body) {
+    init(queue: DispatchQueue, body: Transform<Input, Output>) {
         self.queue = queue
         self.body = body
     }
@@ -107,18 +129,7 @@ struct ValueStep<Input: Sendable, Output: Sendable>: HandlerStep {
         let (value, queue, body) = withStep(in: derived) { step in
             (step.pointee.value.take()!, step.pointee.queue, step.pointee.body.take()!)
         }
-        switch body {
-        case .map(let transform):
-            let next: Outcome<Output>
-            do {
-                next = .fulfilled(try transform(value))
-            } catch {
-                next = .rejected(error)
-            }
-            derived.settle(next, afterHandlerIn: turn, on: queue)
-        case .flatMap(let next):
-            derived.follow(Result { try next(value).core }, afterHandlerIn: turn, on: queue)
-        }
+        body.apply(to: value, settling: derived, afterHandlerIn: turn, on: queue)
     }
 }
 

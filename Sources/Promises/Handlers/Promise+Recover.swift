@@ -14,7 +14,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Value
     ) -> Promise<Value> {
-        recovering(in: queue, .value(recovery))
+        recovering(in: queue, .map(recovery))
     }
 
     /// Turns a rejection into another asynchronous attempt: the returned promise follows the
@@ -28,7 +28,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Promise<Value>
     ) -> Promise<Value> {
-        recovering(in: queue, .promise(recovery))
+        recovering(in: queue, .flatMap(recovery))
     }
 
     /// Replaces a rejection's error: `transform` runs on `queue` with it.
@@ -41,12 +41,13 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Promise<Value> {
-        recovering(in: queue, .mapError(transform))
+        // A recovery that always throws: the new error rejects the promise it returns.
+        recovering(in: queue, .map { error throws -> Value in throw transform(error) })
     }
 
     /// The promise a `RecoveryStep` with `body` settles, on `queue` or the default queue.
     @inlinable
-    func recovering(in queue: DispatchQueue?, _ body: RecoveryStep<Value>.Body) -> Promise<Value> {
+    func recovering(in queue: DispatchQueue?, _ body: Transform<any Error, Value>) -> Promise<Value> {
         Promise(core: RecoveryStep(queue: queue ?? core.defaultQueue, body: body).derive(from: core))
     }
 }

@@ -1,30 +1,19 @@
 import Dispatch
 
-/// The handler of `recover`, in either form, or of `mapError`: it sees a rejection, while a value
-/// and a cancellation pass through without it.
+/// The handler of `recover`, in either form, or of `mapError`: it sees a rejection's error, while
+/// a value and a cancellation pass through without it.
 @usableFromInline
 struct RecoveryStep<Value: Sendable>: HandlerStep {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Value
 
-    /// What the handler makes of the error.
-    @usableFromInline
-    enum Body: Sendable {
-        /// `recover` returning a value.
-        case value(@Sendable (any Error) throws -> Value)
-        /// `recover` returning a promise, which the derived promise follows.
-        case promise(@Sendable (any Error) throws -> Promise<Value>)
-        /// `mapError`.
-        case mapError(@Sendable (any Error) -> any Error)
-    }
-
     @usableFromInline let queue: DispatchQueue
     /// Taken when the handler runs, or is skipped, so that what it captures is freed then.
-    @usableFromInline var body: Body?
+    @usableFromInline var body: Transform<any Error, Value>?
     @usableFromInline var error: (any Error)?
 
     @inlinable
-    init(queue: DispatchQueue, body: Body) {
+    init(queue: DispatchQueue, body: Transform<any Error, Value>) {
         self.queue = queue
         self.body = body
     }
@@ -48,19 +37,6 @@ struct RecoveryStep<Value: Sendable>: HandlerStep {
         let (error, queue, body) = withStep(in: derived) { step in
             (step.pointee.error.take()!, step.pointee.queue, step.pointee.body.take()!)
         }
-        switch body {
-        case .value(let recovery):
-            let next: Outcome<Value>
-            do {
-                next = .fulfilled(try recovery(error))
-            } catch {
-                next = .rejected(error)
-            }
-            derived.settle(next, afterHandlerIn: turn, on: queue)
-        case .promise(let recovery):
-            derived.follow(Result { try recovery(error).core }, afterHandlerIn: turn, on: queue)
-        case .mapError(let transform):
-            derived.settle(.rejected(transform(error)), afterHandlerIn: turn, on: queue)
-        }
+        body.apply(to: error, settling: derived, afterHandlerIn: turn, on: queue)
     }
 }
