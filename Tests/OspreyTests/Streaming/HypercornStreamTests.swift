@@ -52,7 +52,9 @@
                     await start(send, 200, b"text/event-stream")
                     await send({"type": "http.response.body", "body": b"data: first\\n\\n", "more_body": True})
                     try:
-                        await asyncio.wait_for(released.wait(), 10)
+                        # Long enough for a loaded machine (the suites under ThreadSanitizer):
+                        # a client that never fetches /release still fails, and says so.
+                        await asyncio.wait_for(released.wait(), 120)
                         last = b"data: second\\n\\n"
                     except asyncio.TimeoutError:
                         last = b"data: never released\\n\\n"
@@ -125,11 +127,15 @@
         /// `/held` is read before `/release` lets the server send the second.
         private func readHeld(from api: HypercornAPI) async throws {
             var events = api.stream(route: api.get(endpoint: "/held")).events.makeAsyncIterator()
-            #expect(try await events.next()?.data == "first")
+            // Each value is read first, so that a failure shows what came instead.
+            let first = try await events.next()?.data
+            #expect(first == "first")
             let released: String = try await api.request(route: api.get(endpoint: "/release")).value
             #expect(released == "ok")
-            #expect(try await events.next()?.data == "second")
-            #expect(try await events.next() == nil)
+            let second = try await events.next()?.data
+            #expect(second == "second")
+            let end = try await events.next()
+            #expect(end == nil)
         }
 
         /// Sends a body from a sequence with and without a length and checks what the server saw.
