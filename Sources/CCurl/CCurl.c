@@ -252,7 +252,12 @@ void ccurl_poller_watch_channel(ccurl_poller *poller, int socket, int events) { 
 void ccurl_poller_forget_channel(ccurl_poller *poller, int socket) { (void)poller; (void)socket; }
 void ccurl_poller_destroy(ccurl_poller *poller) { (void)poller; }
 void ccurl_poller_wake(ccurl_poller *poller) { (void)poller; }
-int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running) { (void)poller; (void)max_wait_milliseconds; (void)running; return -1; }
+int ccurl_poller_plan_wait(ccurl_poller *poller, int max_wait_milliseconds) { (void)poller; return max_wait_milliseconds; }
+int ccurl_poller_wait(ccurl_poller *poller, int milliseconds) { (void)poller; (void)milliseconds; return -1; }
+void ccurl_poller_dispatch(ccurl_poller *poller, int *running) { (void)poller; (void)running; }
+void ccurl_poller_run_timer(ccurl_poller *poller, int *running) { (void)poller; (void)running; }
+int ccurl_poller_timer_due_before_wait_ends(ccurl_poller *poller) { (void)poller; return 1; }
+int ccurl_poller_wait_remaining(ccurl_poller *poller) { (void)poller; return 0; }
 void ccurl_poller_watch_idle(ccurl_poller *poller, int socket, int multiplexed) { (void)poller; (void)socket; (void)multiplexed; }
 int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) { (void)poller; (void)easy; return -1; }
 long ccurl_poller_retired_count(ccurl_poller *poller) { (void)poller; return 0; }

@@ -21,6 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+// The most readiness events one wait takes.
+#define CCURL_POLLER_BATCH 64
+
 // libcurl's constants (curl.h, multi.h).
 enum {
     POLL_IN = 1,
@@ -82,6 +85,11 @@ struct ccurl_poller {
     // One past the highest socket seen.
     int highest;
     long retired;
+    // Monotonic milliseconds at which the owner's current (or next) wait ends.
+    int64_t wait_until;
+    // What the last ccurl_poller_wait saw, for ccurl_poller_dispatch.
+    struct epoll_event ready[CCURL_POLLER_BATCH];
+    int ready_count;
     ccurl_activity_callback activity;
     ccurl_channel_callback channel;
     void *context;
@@ -223,17 +231,35 @@ void ccurl_poller_wake(ccurl_poller *poller) {
     (void)written;
 }
 
-int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running) {
+int ccurl_poller_plan_wait(ccurl_poller *poller, int max_wait_milliseconds) {
     int wait = max_wait_milliseconds;
+    int64_t now = now_milliseconds();
     if (poller->timer >= 0) {
-        int64_t until = poller->timer - now_milliseconds();
+        int64_t until = poller->timer - now;
         if (until < wait) wait = until < 0 ? 0 : (int)until;
     }
-    struct epoll_event events[64];
-    int count = epoll_wait(poller->epoll, events, 64, wait);
-    if (count < 0 && errno != EINTR) return -1;
+    poller->wait_until = now + wait;
+    return wait;
+}
+
+int ccurl_poller_wait(ccurl_poller *poller, int milliseconds) {
+    // Only the owner's thread reads and writes `ready`, so this needs no lock.
+    int count = epoll_wait(poller->epoll, poller->ready, CCURL_POLLER_BATCH, milliseconds);
+    if (count < 0) {
+        poller->ready_count = 0;
+        return errno == EINTR ? 0 : -1;
+    }
+    poller->ready_count = count;
+    return count;
+}
+
+void ccurl_poller_dispatch(ccurl_poller *poller, int *running) {
+    struct epoll_event *events = poller->ready;
+    int count = poller->ready_count;
+    poller->ready_count = 0;
     // Idle connections first: one that received bytes is retired before a transfer started
-    // below could take it from the pool.
+    // below could take it from the pool. An entry may have changed since the wait (a transfer
+    // added meanwhile took the connection): what it is now decides.
     for (int index = 0; index < count; index++) {
         int socket = events[index].data.fd;
         if (socket == poller->wake) {
@@ -270,11 +296,23 @@ int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *runni
         }
         ccurl_lib.multi_socket_action(poller->multi, socket, mask, running);
     }
+    ccurl_poller_run_timer(poller, running);
+}
+
+void ccurl_poller_run_timer(ccurl_poller *poller, int *running) {
     if (poller->timer >= 0 && poller->timer <= now_milliseconds()) {
         poller->timer = -1;
         ccurl_lib.multi_socket_action(poller->multi, SOCKET_TIMEOUT, 0, running);
     }
-    return 0;
+}
+
+int ccurl_poller_timer_due_before_wait_ends(ccurl_poller *poller) {
+    return poller->timer >= 0 && poller->timer < poller->wait_until;
+}
+
+int ccurl_poller_wait_remaining(ccurl_poller *poller) {
+    int64_t left = poller->wait_until - now_milliseconds();
+    return left < 0 ? 0 : (left > INT32_MAX ? INT32_MAX : (int)left);
 }
 
 // The port of an IPv4 or IPv6 socket address; 0 for any other kind.

@@ -184,8 +184,10 @@ typedef struct ccurl_metrics {
 /// libcurl could not say (every field is then 0).
 int ccurl_easy_metrics(ccurl_easy *easy, ccurl_metrics *metrics);
 
-// The poller: drives a multi handle with curl_multi_socket_action over epoll, on the one thread
-// that owns the multi handle (every function but ccurl_poller_wake must be called there).
+// The poller: drives a multi handle with curl_multi_socket_action over epoll. Its owner (one
+// thread at a time: a loop, or a thread that holds the loop's lock while the loop waits) calls
+// every function; the loop's thread alone calls ccurl_poller_wait, and any thread
+// ccurl_poller_wake.
 //
 // libcurl says which sockets to watch (its socket callback) and when to call it back (its timer
 // callback); the poller waits on an epoll set for those, plus an eventfd that other threads
@@ -207,11 +209,24 @@ ccurl_poller *ccurl_poller_create(
     ccurl_multi *multi, ccurl_activity_callback activity, ccurl_channel_callback channel, void *context);
 /// Frees the poller; call after curl_multi_cleanup (which may still call its callbacks).
 void ccurl_poller_destroy(ccurl_poller *poller);
-/// Wakes a waiting ccurl_poller_run, from any thread.
+/// Wakes a waiting ccurl_poller_wait, from any thread.
 void ccurl_poller_wake(ccurl_poller *poller);
-/// Waits up to `max_wait_milliseconds` (less when libcurl's timer is due sooner) for sockets,
-/// a wake-up or the timer, and lets libcurl act on what is ready. 0, or -1 on an epoll error.
-int ccurl_poller_run(ccurl_poller *poller, int max_wait_milliseconds, int *running);
+/// How long the next wait may be: `max_wait_milliseconds`, or less when libcurl's timer is due
+/// sooner. Records when that wait ends (see ccurl_poller_wait_remaining).
+int ccurl_poller_plan_wait(ccurl_poller *poller, int max_wait_milliseconds);
+/// Waits up to `milliseconds` for sockets or a wake-up, and keeps what is ready for
+/// ccurl_poller_dispatch. Touches nothing the owner changes (the loop's thread may call it
+/// without the lock). The number of events, or -1 on an epoll error (errno says which).
+int ccurl_poller_wait(ccurl_poller *poller, int milliseconds);
+/// Lets libcurl act on what the last wait found ready, and on its timer if it is due.
+void ccurl_poller_dispatch(ccurl_poller *poller, int *running);
+/// Lets libcurl act on its timer if it is due (a transfer just added is due at once).
+void ccurl_poller_run_timer(ccurl_poller *poller, int *running);
+/// Whether libcurl's timer is due before the planned wait ends: the waiting loop must be woken
+/// to act on it in time.
+int ccurl_poller_timer_due_before_wait_ends(ccurl_poller *poller);
+/// Milliseconds from now until the planned wait ends (0 once it has).
+int ccurl_poller_wait_remaining(ccurl_poller *poller);
 /// Says that the transfer which used `socket` last has finished: once libcurl has released the
 /// socket, its connection rests in the pool and is watched for bytes. `multiplexed` says whether
 /// it carries several transfers at once (HTTP/2): bytes on such an idle connection are frames

@@ -35,6 +35,15 @@ package final class Locked<State>: @unchecked Sendable {
         defer { PlatformMutex.unlock(mutex) }
         return try body(&state)
     }
+
+    /// Runs `body` like ``withLock(_:)`` if the lock is free now; returns nil without waiting
+    /// when another thread holds it.
+    @inlinable @inline(__always)
+    package func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+        guard PlatformMutex.tryLock(mutex) else { return nil }
+        defer { PlatformMutex.unlock(mutex) }
+        return try body(&state)
+    }
 }
 
 #if canImport(Darwin)
@@ -49,6 +58,11 @@ package final class Locked<State>: @unchecked Sendable {
         }
         @inlinable @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             os_unfair_lock_lock(mutex)
+        }
+        @inlinable @inline(__always) static func tryLock(_ mutex: UnsafeMutablePointer<os_unfair_lock>)
+            -> Bool
+        {
+            os_unfair_lock_trylock(mutex)
         }
         @inlinable @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<os_unfair_lock>) {
             os_unfair_lock_unlock(mutex)
@@ -69,6 +83,11 @@ package final class Locked<State>: @unchecked Sendable {
         }
         @inlinable @inline(__always) static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             pthread_mutex_lock(mutex)
+        }
+        @inlinable @inline(__always) static func tryLock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>)
+            -> Bool
+        {
+            pthread_mutex_trylock(mutex) == 0
         }
         @inlinable @inline(__always) static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
             pthread_mutex_unlock(mutex)

@@ -305,6 +305,17 @@
             return nil
         }
 
+        /// The soonest the transfer's own timers (its deadline, its idle timeout) can fire, in
+        /// seconds from now; nil when it has none.
+        var soonestTimeout: TimeInterval? {
+            switch (original.deadline, original.idleTimeout) {
+            case (let deadline?, let idle?): min(deadline, idle)
+            case (let deadline?, nil): deadline
+            case (nil, let idle?): idle
+            case (nil, nil): nil
+            }
+        }
+
         /// Seconds as nanoseconds, clamped to 0 ... 100 years (an infinite or absurd timeout is none
         /// in practice, and must not trap).
         static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {

@@ -110,6 +110,13 @@
                 tls: tls, httpVersion: httpVersion)
         }
 
+        /// How many transfers the loops' callers started themselves while a loop waited with
+        /// nothing to do, and how many of those ended at once (for tests).
+        package var directStarts: (started: Int, endedAtOnce: Int) {
+            let counts = group.loops.map(\.directStarts)
+            return (counts.map(\.started).reduce(0, +), counts.map(\.endedAtOnce).reduce(0, +))
+        }
+
         /// How many idle pooled connections were retired because bytes arrived on them (tests).
         package var retiredConnections: Int {
             get async {
