@@ -63,29 +63,28 @@ enum URLRequestFactory {
         return request
     }
 
-    /// The last base URL parsed: an API sends every request against the same one, and parsing
-    /// it again for each showed in profiles (about 2 % of the CPU of a small request).
-    private static let lastBaseURL = Locked<(text: String, url: URL?)?>(nil)
+    /// The last base URL parsed: parsing it again for each request showed in profiles (about
+    /// 2 % of the CPU of a small request).
+    private static let lastBaseURL = LastValue<String, URL?>()
 
     private static func parsedBaseURL(_ text: String) -> URL? {
-        if let last = lastBaseURL.withLock({ $0 }), last.text == text { return last.url }
-        let url = URL(string: text)
-        lastBaseURL.withLock { $0 = (text, url) }
-        return url
+        lastBaseURL.value(for: text) { URL(string: $0) }
     }
 
-    /// The last URL validated, with the base URL it was checked against: an API often sends
-    /// the same request again (polling, paging), and parsing and checking it cost about 2 % of
-    /// the CPU of a small request.
-    private static let lastValidated = Locked<(text: String, baseURL: String?, url: URL)?>(nil)
+    /// A URL to validate, with the base URL it is checked against.
+    private struct URLToValidate: Equatable {
+        var text: String
+        var baseURL: String?
+    }
+
+    /// The last URL validated: parsing and checking it cost about 2 % of the CPU of a small
+    /// request.
+    private static let lastValidated = LastValue<URLToValidate, URL>()
 
     private static func validatedURL(_ text: String, baseURL: String?) throws -> URL {
-        if let last = lastValidated.withLock({ $0 }), last.text == text, last.baseURL == baseURL {
-            return last.url
+        try lastValidated.value(for: URLToValidate(text: text, baseURL: baseURL)) {
+            try checkedURL($0.text, baseURL: $0.baseURL)
         }
-        let url = try checkedURL(text, baseURL: baseURL)
-        lastValidated.withLock { $0 = (text, baseURL, url) }
-        return url
     }
 
     private static func checkedURL(_ text: String, baseURL: String?) throws -> URL {
