@@ -51,9 +51,11 @@ enum URLRequestFactory {
         // GET is a new request's method already; FoundationNetworking's setter showed in
         // profiles (about 1 % of a small request's CPU).
         if draft.method.rawValue != "GET" { request.httpMethod = draft.method.rawValue }
-        for name in headers.names {
-            request.setValue(headers.values(for: name).joined(separator: ", "), forHTTPHeaderField: name)
-        }
+        // All at once: FoundationNetworking's `setValue(_:forHTTPHeaderField:)` searches the
+        // fields already set (about 1.4 % of a small request's CPU) and re-cases the name
+        // (`X-GitHub-Api-Version` went out as `X-Github-Api-Version`). The names of `headers` are
+        // already distinct, ignoring case, with repeated values joined into the first spelling.
+        if headers.count > 0 { request.allHTTPHeaderFields = headers.dictionary }
         request.httpBody = draft.body
         if let timeout = draft.timeout {
             // URLSession on Linux truncates fractions (0.5 s fires at once): round up here; the

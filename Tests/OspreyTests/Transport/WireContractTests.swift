@@ -174,6 +174,21 @@ struct WireContractTests {
         #expect(server.requests.map(\.path) == ["/items", "/items"])
     }
 
+    @Test("header names go out as written, repeated values joined into the first spelling")
+    func headerNamesAsWritten() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/items") { _ in .json("[]") }
+        let api = TestAPI(server)
+        api.configuration.headers["X-GitHub-Api-Version"] = "2022-11-28"
+        api.configuration.headers.add(name: "X-Trace", value: "a")
+        api.configuration.headers.add(name: "x-trace", value: "b")
+        let _: [Int] = try await api.request(route: api.get(endpoint: "/items")).value
+        let fields = try #require(server.requests.first).headers
+        #expect(fields.filter { $0.name == "X-GitHub-Api-Version" }.map(\.value) == ["2022-11-28"])
+        #expect(fields.filter { $0.name.lowercased() == "x-trace" } == [.init("X-Trace", "a, b")])
+    }
+
     @Test("a bodyless request drops a caller's Content-Length, even one an interceptor set")
     func bodylessFraming() async throws {
         let server = try LoopbackServer()
