@@ -6,12 +6,13 @@
     /// One request through ``CurlTransport``, hop by hop (Osprey follows redirects itself): its
     /// easy handle, the response as it arrives, its timers, and the resolver it settles once.
     ///
-    /// Everything but ``init`` and the resolver runs on the loop's thread: libcurl calls the
-    /// callbacks from `curl_multi_perform`, and the loop calls the rest. The resolver settles on
+    /// Everything but ``init`` and the resolver runs with the loop's lock held: on the loop's
+    /// thread, where libcurl calls the callbacks and the loop the rest, or on the thread that
+    /// starts the transfer while its loop waits (``CurlLoop``). The resolver settles on
     /// the transport's delivery queue, never on the loop, so that no work done by whoever waits
     /// for the response (parsing a small body, say) can hold up the other transfers.
     final class CurlTransfer: @unchecked Sendable {
-        // @unchecked: mutable state is confined to the loop's thread (see above).
+        // @unchecked: mutable state is only used with the loop's lock held (see above).
         let handle: OpaquePointer
         let original: TransportRequest
         private let resolver: Resolver<TransportResponse>
@@ -38,12 +39,12 @@
             var httpVersion = HTTPVersionPolicy.http2WhenOffered
         }
 
-        private(set) var request: URLRequest
-        private(set) var redirects = 0
+        var request: URLRequest
+        var redirects = 0
         /// The heads of the redirects followed, for the response's ``TransportResponse/redirects``.
-        private var hops: [TransportResponse] = []
+        var hops: [TransportResponse] = []
         /// Whether the current hop is a second try on a new connection (see ``complete(in:result:)``).
-        private(set) var onFreshConnection = false
+        var onFreshConnection = false
         var headerList: OpaquePointer?
         var requestBody: UnsafeMutableRawBufferPointer?
         var bodyFile: UnsafeMutablePointer<FILE>?
@@ -93,7 +94,7 @@
         var transport: CurlTransport?
 
         // Timers, in uptime nanoseconds.
-        private let started = DispatchTime.now().uptimeNanoseconds
+        let started = DispatchTime.now().uptimeNanoseconds
         var lastActivity = DispatchTime.now().uptimeNanoseconds
         var movedBytes: Int64 = 0
 
@@ -181,148 +182,6 @@
             finish(result: result, in: multi)
         }
 
-        /// The hop's answer is complete (the handle is out of the multi handle): deliver, follow
-        /// a redirect, or fail.
-        func finish(result: Int32, in multi: OpaquePointer) {
-            if let failure { return fail(failure) }
-            // An overrun that came after the length went out still fails: the body was not what it said.
-            if let overrun = bodyReader?.overrun {
-                return fail(.transport(underlying: overrun, context: context))
-            }
-            guard result == 0 else {
-                guard tryAgainOnFreshConnection(after: result) else { return fail(transportError(result)) }
-                onFreshConnection = true
-                return startNextHop(in: multi)
-            }
-            guard let head else {
-                return fail(.transport(underlying: URLError(.badServerResponse), context: context))
-            }
-            let metrics = measure(redirects: redirects)
-            if let length = bodyLength, bodyBytes < length {
-                return fail(.transport(underlying: URLError(.networkConnectionLost), context: context))
-            }
-            if sinking, flowSink != nil, let response {
-                // A stream's buffer holds every piece already; its end comes from the outcome.
-                sinkBegun = false
-                let delivered = TransportResponse(
-                    response: response, data: data, request: request, bodyWentToSink: true
-                ).measured(metrics, after: hops)
-                dispose()
-                return settle(.success(delivered))
-            }
-            if sinking, let writer, let response {
-                // A body on disk is delivered once the writer has written it all and ended the sink.
-                sinkBegun = false
-                let delivered = TransportResponse(
-                    response: response, data: data, request: request, bodyWentToSink: true
-                ).measured(metrics, after: hops)
-                let context = context
-                dispose()
-                writer.finish { [self] error in
-                    if let error {
-                        settle(
-                            .failure(
-                                .fileFailed(
-                                    reason: "could not finish the download", underlying: error,
-                                    context: context)
-                            ))
-                    } else {
-                        settle(.success(delivered))
-                    }
-                }
-                return
-            }
-            guard case .follow(let limit) = original.redirectPolicy, followsThisHop, let response else {
-                return deliver(head, metrics: metrics)
-            }
-            switch RedirectRules.decide(
-                after: response, to: request, original: original.urlRequest,
-                sensitiveHeaders: original.sensitiveHeaders)
-            {
-            case .deliver:
-                deliver(head, metrics: metrics)
-            case .refuse(let reason):
-                fail(.redirectRefused(reason: reason, context: context))
-            case .follow(let next, _):
-                guard redirects < limit else {
-                    return fail(.redirectRefused(reason: "more than \(limit) redirects", context: context))
-                }
-                if let reason = socketRefusal(for: next) {
-                    return fail(.redirectRefused(reason: reason, context: context))
-                }
-                redirects += 1
-                hops.append(TransportResponse(hop: .made(response), request: request))
-                request = next
-                startNextHop(in: multi)
-            }
-        }
-
-        /// Why a redirect to `next` may not go to a Unix domain socket: a hop reaches a socket only
-        /// if the chain started on that socket's host. Any server could otherwise send a request,
-        /// its body and the caller's headers to a local daemon (a `307` to `http://docker/...`).
-        private func socketRefusal(for next: URLRequest) -> String? {
-            guard let host = next.url?.host?.lowercased(), settings.unixSockets[host] != nil,
-                original.urlRequest.url?.host?.lowercased() != host
-            else { return nil }
-            return "a redirect into the Unix domain socket of host \(host) from another host"
-        }
-
-        /// Sends ``request`` again on the same handle, reset: a redirect's next hop, or a second try.
-        func startNextHop(in multi: OpaquePointer) {
-            release()
-            ccurl_easy_reset(handle)
-            if attach(to: multi) { loop?.adopt(self) }
-        }
-
-        /// Whether a hop that failed with `code` is sent again, once, on a new connection: it went
-        /// out on a kept-alive connection that turned out to be closed (libcurl 7.88 retries such a
-        /// request itself over HTTP/1.1, but over HTTP/2 it reports "stream not closed cleanly"),
-        /// nothing of a response came back, and the method is idempotent, so sending it again
-        /// cannot do anything twice.
-        private func tryAgainOnFreshConnection(after code: Int32) -> Bool {
-            // CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR.
-            guard !onFreshConnection, [18, 52, 55, 56].contains(code), headReader.status == nil,
-                bodyBytes == 0,
-                HTTPMethod.idempotentNames.contains(request.httpMethod ?? "GET")
-            else { return false }
-            // No connection was made for this hop: it went out on a reused one.
-            var connects = 0
-            return ccurl_easy_getinfo_long(handle, Int32(CCURLINFO_NUM_CONNECTS), &connects) == 0
-                && connects == 0
-        }
-
-        /// The error the transfer's timers call for at `now`, if any.
-        func timeoutError(at now: UInt64) -> CurlLoop.APIErrorMaker? {
-            if let deadline = original.deadline, now >= started &+ Self.nanoseconds(deadline) {
-                return { .timedOut(context: $0) }
-            }
-            // While the reader (or the disk) is behind, the server is not idle: it is held back.
-            if !pausedForReader, let idle = original.idleTimeout,
-                now >= lastActivity &+ Self.nanoseconds(idle)
-            {
-                return { .timedOut(context: $0) }
-            }
-            return nil
-        }
-
-        /// The soonest the transfer's own timers (its deadline, its idle timeout) can fire, in
-        /// seconds from now; nil when it has none.
-        var soonestTimeout: TimeInterval? {
-            switch (original.deadline, original.idleTimeout) {
-            case (let deadline?, let idle?): min(deadline, idle)
-            case (let deadline?, nil): deadline
-            case (nil, let idle?): idle
-            case (nil, nil): nil
-            }
-        }
-
-        /// Seconds as nanoseconds, clamped to 0 ... 100 years (an infinite or absurd timeout is none
-        /// in practice, and must not trap).
-        static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-            guard seconds.isFinite else { return seconds > 0 ? 100 * 365 * 86_400 * 1_000_000_000 : 0 }
-            return UInt64(min(max(0, seconds), 100 * 365 * 86_400) * 1e9)
-        }
-
         /// Undoes a pause (the consumer caught up).
         func unpause() {
             pausedForReader = false
@@ -368,7 +227,7 @@
 
         /// The transfer ended: its handle goes back to the loop here and is never used by this
         /// transfer again; a download that did not end well leaves its partial file to the sink.
-        private func dispose() {
+        func dispose() {
             if sinkBegun {
                 sinkBegun = false
                 if let writer { writer.abandon() } else { original.downloadSink?.abandon() }
@@ -427,7 +286,7 @@
         }
 
         /// Frees what the current hop's handle points at.
-        private func release() {
+        func release() {
             if let headerList { ccurl_slist_free_all(headerList) }
             headerList = nil
             requestBody?.deallocate()
