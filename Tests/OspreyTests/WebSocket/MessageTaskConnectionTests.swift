@@ -11,7 +11,7 @@ import Testing
 /// A socket over a message task (URLSession's `URLSessionWebSocketTask` on Apple platforms),
 /// played by a scripted task: the same ``WebSocket`` contract as over a connection the client
 /// frames itself, where the task lets it be kept.
-@Suite("WebSocket: over a message task (URLSessionWebSocketTask's side, scripted)", .timeLimit(.minutes(1)))
+@Suite("WebSocket: over a message task (URLSessionWebSocketTask's side, scripted)", .timeLimit(.minutes(10)))
 struct MessageTaskConnectionTests {
     private typealias Event = ScriptedMessageTask.Event
 

@@ -12,7 +12,7 @@ import Testing
 /// WebSocket task scripted (FoundationNetworking has none that works): the handshake's request
 /// as the pipeline and the transport make it, the answers a task can give (a `101`, a refusal, a
 /// redirect, none), and the socket that opens over the task.
-@Suite("WebSocket: through URLSessionTransport's WebSocket tasks (scripted)", .timeLimit(.minutes(1)))
+@Suite("WebSocket: through URLSessionTransport's WebSocket tasks (scripted)", .timeLimit(.minutes(10)))
 struct URLSessionSocketTests {
     /// Makes scripted tasks for a transport and hands them to the test as they are started.
     final class Tasks: Sendable {
