@@ -247,7 +247,7 @@ int ccurl_poller_wait(ccurl_poller *poller, int milliseconds) {
     int count = epoll_wait(poller->epoll, poller->ready, CCURL_POLLER_BATCH, milliseconds);
     if (count < 0) {
         poller->ready_count = 0;
-        return errno == EINTR ? 0 : -1;
+        return errno == EINTR ? 0 : -errno;
     }
     poller->ready_count = count;
     return count;
@@ -306,13 +306,9 @@ void ccurl_poller_run_timer(ccurl_poller *poller, int *running) {
     }
 }
 
-int ccurl_poller_timer_due_before_wait_ends(ccurl_poller *poller) {
-    return poller->timer >= 0 && poller->timer < poller->wait_until;
-}
-
-int ccurl_poller_wait_remaining(ccurl_poller *poller) {
-    int64_t left = poller->wait_until - now_milliseconds();
-    return left < 0 ? 0 : (left > INT32_MAX ? INT32_MAX : (int)left);
+int ccurl_poller_must_wake(ccurl_poller *poller, int64_t deadline_milliseconds) {
+    if (poller->timer >= 0 && poller->timer < poller->wait_until) return 1;
+    return deadline_milliseconds >= 0 && now_milliseconds() + deadline_milliseconds < poller->wait_until;
 }
 
 // The port of an IPv4 or IPv6 socket address; 0 for any other kind.

@@ -212,21 +212,20 @@ void ccurl_poller_destroy(ccurl_poller *poller);
 /// Wakes a waiting ccurl_poller_wait, from any thread.
 void ccurl_poller_wake(ccurl_poller *poller);
 /// How long the next wait may be: `max_wait_milliseconds`, or less when libcurl's timer is due
-/// sooner. Records when that wait ends (see ccurl_poller_wait_remaining).
+/// sooner. Records when that wait ends (see ccurl_poller_must_wake).
 int ccurl_poller_plan_wait(ccurl_poller *poller, int max_wait_milliseconds);
 /// Waits up to `milliseconds` for sockets or a wake-up, and keeps what is ready for
 /// ccurl_poller_dispatch. Touches nothing the owner changes (the loop's thread may call it
-/// without the lock). The number of events, or -1 on an epoll error (errno says which).
+/// without the lock). The number of events, or -errno on an epoll error (an interruption
+/// counts as no event).
 int ccurl_poller_wait(ccurl_poller *poller, int milliseconds);
 /// Lets libcurl act on what the last wait found ready, and on its timer if it is due.
 void ccurl_poller_dispatch(ccurl_poller *poller, int *running);
 /// Lets libcurl act on its timer if it is due (a transfer just added is due at once).
 void ccurl_poller_run_timer(ccurl_poller *poller, int *running);
-/// Whether libcurl's timer is due before the planned wait ends: the waiting loop must be woken
-/// to act on it in time.
-int ccurl_poller_timer_due_before_wait_ends(ccurl_poller *poller);
-/// Milliseconds from now until the planned wait ends (0 once it has).
-int ccurl_poller_wait_remaining(ccurl_poller *poller);
+/// Whether the waiting loop must be woken to act in time: libcurl's timer is due before the
+/// planned wait ends, or `deadline_milliseconds` from now (negative: none) comes before it.
+int ccurl_poller_must_wake(ccurl_poller *poller, int64_t deadline_milliseconds);
 /// Says that the transfer which used `socket` last has finished: once libcurl has released the
 /// socket, its connection rests in the pool and is watched for bytes. `multiplexed` says whether
 /// it carries several transfers at once (HTTP/2): bytes on such an idle connection are frames

@@ -12,19 +12,18 @@
                 guard let wait = engine.withLock({ _ in turn(polled: polled) }) else { return }
                 // The only time the loop lets go of its lock: another thread may start a transfer.
                 polled = ccurl_poller_wait(poller, wait)
-                if polled < 0 { failedWait = errno }
             }
         }
 
         /// One turn of the loop, with `engine` held: acts on what the last wait found (`polled`:
-        /// how many events, or -1 when epoll failed), completes the transfers that ended, applies
+        /// how many events, or -errno when epoll failed), completes the transfers that ended, applies
         /// the timeouts and the commands. Returns how long to wait next; nil once the loop shut down.
         private func turn(polled: Int32) -> Int32? {
             inbox.withLock { $0.isWaiting = false }
             if polled < 0 {
                 // epoll itself failed (not an interruption): this loop cannot go on, the group's
                 // other loops can.
-                shutDown(reason: "its poller failed (errno \(failedWait))")
+                shutDown(reason: "its poller failed (errno \(-polled))")
                 return nil
             }
             var running: Int32 = 0
@@ -45,7 +44,7 @@
             for command in commands {
                 switch command {
                 case .start(let transfer):
-                    if transfer.attach(to: multi) { transfers[transfer.handle] = transfer }
+                    _ = attach(transfer)
                 // A handle's address can be reused once its transfer ended: only the same
                 // transfer counts.
                 case .stop(let transfer, let error):

@@ -209,8 +209,7 @@
                 let (closed, idle) = inbox.withLock { ($0.isClosed, $0.isWaiting && $0.commands.isEmpty) }
                 if closed { return false }
                 guard idle else { return nil }
-                guard transfer.attach(to: multi) else { return true }
-                transfers[transfer.handle] = transfer
+                guard attach(transfer) else { return true }
                 var running: Int32 = 0
                 ccurl_poller_run_timer(poller, &running)
                 // A transfer that ended at once (a refused connection, an answer read in the same
@@ -221,9 +220,7 @@
                     if let ending = transfers[handle] { ended.append(.ended(ending, result)) }
                 }
                 let wakes =
-                    !ended.isEmpty || ccurl_poller_timer_due_before_wait_ends(poller) != 0
-                    || transfer.soonestTimeout.map { $0 * 1000 < Double(ccurl_poller_wait_remaining(poller)) }
-                        ?? false
+                    !ended.isEmpty || ccurl_poller_must_wake(poller, transfer.soonestTimeoutMilliseconds) != 0
                 counts.started += 1
                 counts.endedAtOnce += ended.count
                 inbox.withLock { inbox in
@@ -236,6 +233,14 @@
                 return true
             }
             return started ?? nil
+        }
+
+        /// Adds `transfer` to libcurl and keeps it among the loop's transfers; false when it could
+        /// not be added (it has failed already). With `engine` held.
+        func attach(_ transfer: CurlTransfer) -> Bool {
+            guard transfer.attach(to: multi) else { return false }
+            transfers[transfer.handle] = transfer
+            return true
         }
 
         /// How many transfers were started from other threads while the loop waited (for tests).
@@ -292,9 +297,6 @@
         fileprivate func sawActivity(on handle: OpaquePointer) {
             transfers[handle]?.lastActivity = DispatchTime.now().uptimeNanoseconds
         }
-
-        /// The errno of the poller's last failed wait (on the loop's thread).
-        var failedWait: Int32 = 0
     }
 
     /// What a transfer fails with when its loop shut down before it ended: the transport went away,

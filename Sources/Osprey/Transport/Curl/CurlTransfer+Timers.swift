@@ -29,6 +29,13 @@
             }
         }
 
+        /// ``soonestTimeout`` in whole milliseconds for the poller: -1 for none, clamped like
+        /// ``nanoseconds(_:)``.
+        var soonestTimeoutMilliseconds: Int64 {
+            guard let seconds = soonestTimeout else { return -1 }
+            return Int64(Self.nanoseconds(seconds) / 1_000_000)
+        }
+
         /// Seconds as nanoseconds, clamped to 0 ... 100 years (an infinite or absurd timeout is none
         /// in practice, and must not trap).
         static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
