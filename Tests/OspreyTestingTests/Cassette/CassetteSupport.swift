@@ -18,6 +18,18 @@ final class RecordedAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
     }
 }
 
+/// Passes every request to `transport` and keeps the `Range` each asked for: what a test reads to
+/// see where a download went on from.
+struct RangeWatchingTransport: HTTPTransport {
+    let transport: any HTTPTransport
+    let ranges = Locked<[String?]>([])
+
+    func send(_ request: TransportRequest) -> Promise<TransportResponse> {
+        ranges.withLock { $0.append(request.urlRequest.value(forHTTPHeaderField: "Range")) }
+        return transport.send(request)
+    }
+}
+
 /// A folder for a test's HAR files, removed by `cleanUp()`, which first checks that none of
 /// the secrets the cassette tests send reached any file written in it.
 struct CassetteFolder {
