@@ -23,9 +23,12 @@ public struct Promise<Value: Sendable>: Sendable {
         self.core = core
     }
 
-    /// Identifies the promise (copies share it) while it is alive, for side tables of the
-    /// package's own, such as the progress of a request.
-    package var identity: ObjectIdentifier { ObjectIdentifier(core) }
+    /// An object of the package's own that lives as long as the promise does (copies share it):
+    /// the progress of the request an API made it for. Nil until set.
+    package var attachment: (any AnyObject & Sendable)? {
+        get { core.attachment }
+        nonmutating set { core.attachment = newValue }
+    }
 
     /// A promise already fulfilled with `value`.
     /// - Parameters:

@@ -19,9 +19,6 @@ public final class Resolver<Value: Sendable>: Sendable {
         self.core = core
     }
 
-    /// The promise's identity (see `Promise.identity`).
-    package var identity: ObjectIdentifier { ObjectIdentifier(core) }
-
     deinit {
         // The common case, an already settled promise, is checked without generic metadata.
         if !core.isSettled { core.settle(.cancelled) }

@@ -17,13 +17,13 @@ extension AbstractAPI {
     ) -> Promise<Value> {
         let configuration = configuration ?? self.configuration
         let (promise, resolver) = Promise<Value>.pending(defaultQueue: responseQueue)
-        // Where `onProgress` finds the request's progress, until the request ends.
+        // Where `onProgress` finds the request's progress: kept with the promise.
         let progress = ProgressChannel(defaultQueue: responseQueue)
-        ProgressChannels.register(progress, for: promise.identity)
+        promise.attachment = progress
         // The closure keeps the API alive until the request is done.
         requestQueue.async { [self] in
             // 0. A request cancelled before it started sends nothing.
-            guard resolver.isPending else { return ProgressChannels.remove(resolver.identity) }
+            guard resolver.isPending else { return progress.close() }
 
             // 1–2. Preprocess, then build the URLRequest (nothing has been sent if this fails).
             let urlRequest: URLRequest
@@ -33,7 +33,7 @@ extension AbstractAPI {
                 (urlRequest, bodyFile, bodyStream) = try makeURLRequest(
                     route: route, parameters: parameters, configuration: configuration)
             } catch {
-                ProgressChannels.remove(resolver.identity)
+                progress.close()
                 resolver.reject(mapError(error as? APIError ?? .preprocessingFailed(underlying: error)))
                 return
             }

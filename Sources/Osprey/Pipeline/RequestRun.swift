@@ -124,7 +124,6 @@ final class RequestRun<Value: Sendable>: Sendable {
                 try? FileManager.default.removeItem(at: bodyFile.url)
             }
         }
-        defer { ProgressChannels.remove(resolver.identity) }
         defer { body?.requestEnded() }
         switch outcome {
         case .success:

@@ -51,12 +51,15 @@ final class ProgressChannel: Sendable {
         self.monitor.withLock { $0 = monitor }
     }
 
-    /// Adds a handler; it first gets the latest report, if any.
+    /// Adds a handler; it first gets the latest report, if any. Once the transfer has ended
+    /// well, a handler added later still gets the last reports, and no more: one added just after
+    /// `download` returned may come after a quick transfer ended, and would otherwise see nothing,
+    /// not even the end.
     func add(queue: DispatchQueue?, _ run: @escaping @Sendable (TransferProgress) -> Void) {
         let handler = Handler(queue: queue ?? defaultQueue, run: run)
         let latest = state.withLock { state -> [TransferProgress]? in
-            guard !state.isClosed else { return nil }
-            state.handlers.append(handler)
+            guard !state.isCancelled else { return nil }
+            if !state.isClosed { state.handlers.append(handler) }
             return state.latest.values
         }
         for report in latest ?? [] { enqueue(report, for: [handler]) }
@@ -212,22 +215,5 @@ struct ProgressOrder {
         }
         newest[progress.direction] = progress
         return true
-    }
-}
-
-/// The channel of each request in flight, by its promise: how `onProgress` finds it.
-enum ProgressChannels {
-    private static let channels = Locked([ObjectIdentifier: ProgressChannel]())
-
-    static func register(_ channel: ProgressChannel, for identity: ObjectIdentifier) {
-        channels.withLock { $0[identity] = channel }
-    }
-
-    static func channel(for identity: ObjectIdentifier) -> ProgressChannel? {
-        channels.withLock { $0[identity] }
-    }
-
-    static func remove(_ identity: ObjectIdentifier) {
-        channels.withLock { _ = $0.removeValue(forKey: identity) }
     }
 }

@@ -8,7 +8,8 @@ extension Promise {
     /// Reports are coalesced (about 60 a second at most per direction, plus the last), never go
     /// backwards within an attempt, start again from zero on a retry (``TransferProgress/attempt``
     /// says which), end at the total when it is known, and stop once the promise is settled or
-    /// cancelled. A handler added late first gets the latest report. Only promises an API
+    /// cancelled. A handler added late first gets the latest report (once the request has
+    /// succeeded, its last report, and nothing more). Only promises an API
     /// returns report progress; on others, `handler` is never called.
     /// - Parameters:
     ///   - queue: Where `handler` runs; the API's response queue when nil.
@@ -19,7 +20,7 @@ extension Promise {
         in queue: DispatchQueue? = nil,
         _ handler: @escaping @Sendable (TransferProgress) -> Void
     ) -> Promise<Value> {
-        ProgressChannels.channel(for: identity)?.add(queue: queue, handler)
+        progressChannel?.add(queue: queue, handler)
         return self
     }
 
@@ -34,9 +35,18 @@ extension Promise {
         in queue: MainActorQueue = .main,
         _ handler: @escaping @MainActor (TransferProgress) -> Void
     ) -> Promise<Value> {
-        ProgressChannels.channel(for: identity)?.add(queue: .main) { report in
+        progressChannel?.add(queue: .main) { report in
             MainActor.assumeIsolated { handler(report) }
         }
         return self
+    }
+
+    /// The channel of the request this promise comes from, unless the promise has failed or been
+    /// cancelled: its request may not have closed the channel yet (a cancelled URLSession task
+    /// ends a little later), and its handlers get nothing more.
+    private var progressChannel: ProgressChannel? {
+        guard let channel = attachment as? ProgressChannel else { return nil }
+        if case .failure? = currentResult { return nil }
+        return channel
     }
 }

@@ -132,6 +132,23 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
         }
     }
 
+    /// The object kept with the promise (see `Promise.attachment`): a check that needs no
+    /// generic metadata, like ``isSettled``.
+    var attachment: (any AnyObject & Sendable)? {
+        get { withLockPart { $0.pointee.attachment } }
+        set { withLockPart { $0.pointee.attachment = newValue } }
+    }
+
+    /// Runs `body` on the lock part with the mutex held.
+    private func withLockPart<Result>(_ body: (UnsafeMutablePointer<PromiseLock>) -> Result) -> Result {
+        lockStorage.withUnsafeMutablePointerToHeader { lock in
+            let mutex = PromiseLock.mutex(in: lock)
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
+            return body(lock)
+        }
+    }
+
     /// Marks the promise settled in the lock part; call with the mutex held.
     @inlinable
     func markSettled() {

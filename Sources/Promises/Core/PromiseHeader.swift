@@ -51,6 +51,9 @@ struct PromiseLock {
     /// `PromiseCore.settleForGood`). Guarded by the mutex; read by the deinitialiser, which runs
     /// after every other reference is gone.
     @usableFromInline var headerNeedsDestroy = true
+    /// An object the package keeps with the promise for as long as it lives (see
+    /// `Promise.attachment`). Guarded by the mutex.
+    @usableFromInline var attachment: (any AnyObject & Sendable)?
 
     @inlinable
     init(defaultQueue: DispatchQueue, isSettled: Bool, headerType: any TailAllocatedHeader.Type) {

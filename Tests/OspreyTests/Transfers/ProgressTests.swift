@@ -326,6 +326,41 @@ struct ProgressTests {
         await late.waitFor(completedBytes: 1)
         #expect((late.all.first?.completedBytes ?? 0) >= 1024 * 1024)
         promise.cancel()
+        // Once cancelled, a handler added even later hears nothing.
+        _ = await promise.result
+        let afterCancel = ProgressLog()
+        promise.onProgress { afterCancel.append($0) }
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        #expect(afterCancel.all.isEmpty)
+    }
+
+    @Test("a handler added after the request ended well gets its last report, and only that")
+    func handlerAfterTheEnd() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let body = patternedData(count: 100_000)
+        server.route("/file") { _ in LoopbackServer.Response(body: body) }
+        let api = TestAPI(server)
+        // As `download(...).onProgress { ... }` is when the transfer beats the caller's thread.
+        let promise: Promise<Data> = api.request(route: api.get(endpoint: "/file"))
+        #expect(try await promise.value == body)
+        let log = ProgressLog()
+        promise.onProgress { log.append($0) }
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        let reports = log.all
+        #expect(reports.count == 1, "got \(reports)")
+        #expect(reports.first?.direction == .download)
+        #expect(reports.first?.completedBytes == Int64(body.count))
+        #expect(reports.first?.isComplete == true)
+
+        // A failed request's late handler hears nothing.
+        server.route("/missing") { _ in LoopbackServer.Response(status: 404, body: body) }
+        let failed: Promise<Data> = api.request(route: api.get(endpoint: "/missing"))
+        _ = await failed.result
+        let none = ProgressLog()
+        failed.onProgress { none.append($0) }
+        await withCheckedContinuation { done in api.responseQueue.async { done.resume() } }
+        #expect(none.all.isEmpty)
     }
 }
 
