@@ -31,15 +31,23 @@ struct UploadWorkload {
 
         final class UploadAPI: AbstractAPI, BaseAPI, @unchecked Sendable {
             let baseURL: String
-            init(baseURL: String) {
+            init(baseURL: String, transport: any HTTPTransport) {
                 self.baseURL = baseURL
-                // Against raw URLSession, on URLSessionTransport (Linux's default is libcurl).
-                super.init(responseParser: JSONParser(), transport: URLSessionTransport())
+                super.init(responseParser: JSONParser(), transport: transport)
                 responseQueue = DispatchQueue(label: "bench.upload.response")
                 configuration.timeout = 120
             }
         }
-        let api = UploadAPI(baseURL: server.baseURL.absoluteString)
+        // Against raw URLSession, on URLSessionTransport (Linux's default is libcurl); and on
+        // CurlTransport where there is one.
+        let api = UploadAPI(baseURL: server.baseURL.absoluteString, transport: URLSessionTransport())
+        #if os(Linux)
+            let curl = CurlTransport().map {
+                UploadAPI(baseURL: server.baseURL.absoluteString, transport: $0)
+            }
+        #else
+            let curl: UploadAPI? = nil
+        #endif
         let parameters = MultipartParameters(parts: [Part(name: "file", fileURL: file)])
         parameters.temporaryDirectory = folder
 
@@ -52,6 +60,7 @@ struct UploadWorkload {
         // Alternating runs, raw first, so that both see the same page cache and disk state.
         var frameworkTimes: [Double] = []
         var rawTimes: [Double] = []
+        var curlTimes: [Double] = []
         for _ in 0..<repetitions {
             let rawStart = DispatchTime.now()
             let rawDone = DispatchSemaphore(value: 0)
@@ -59,15 +68,15 @@ struct UploadWorkload {
             rawDone.wait()
             rawTimes.append(Self.seconds(since: rawStart))
 
-            let start = DispatchTime.now()
-            let done = DispatchSemaphore(value: 0)
-            let upload: Promise<Void> = api.request(
-                route: api.post(endpoint: "/upload"), parameters: parameters)
-            upload.finally(in: .global()) { done.signal() }
-            done.wait()
-            frameworkTimes.append(Self.seconds(since: start))
-            guard case .success = upload.currentResult, server.requests.last?.bodyLength ?? 0 > bytes else {
-                return ["upload failed: \(String(describing: upload.currentResult))"]
+            guard let osprey = Self.upload(parameters, through: api, to: server, bytes: bytes) else {
+                return ["upload through URLSessionTransport failed"]
+            }
+            frameworkTimes.append(osprey)
+            if let curl {
+                guard let seconds = Self.upload(parameters, through: curl, to: server, bytes: bytes) else {
+                    return ["upload through CurlTransport failed"]
+                }
+                curlTimes.append(seconds)
             }
         }
         let peak = ResidentMemory.peakBytes()
@@ -89,6 +98,36 @@ struct UploadWorkload {
                     + "peak RSS %.1f MiB (target < 64 MiB)",
                 100 * median(ratios), Double(peak) / 1_048_576),
         ]
+            + (curlTimes.isEmpty
+                ? []
+                : [
+                    String(
+                        format:
+                            "  on CurlTransport: %.2f s (%.0f MiB/s), %.0f %% of raw (peak RSS: the line above's)",
+                        median(curlTimes), mebibytes / median(curlTimes),
+                        100 * median(zip(rawTimes, curlTimes).map { $0 / $1 }))
+                ])
+    }
+
+    /// One upload through `client`; its time in seconds, nil if it failed or the server did not
+    /// count the whole body.
+    private static func upload(
+        _ parameters: MultipartParameters, through client: some AbstractAPI & BaseAPI,
+        to server: LoopbackServer,
+        bytes: Int
+    ) -> Double? {
+        let start = DispatchTime.now()
+        let done = DispatchSemaphore(value: 0)
+        let upload: Promise<Void> = client.request(
+            route: client.post(endpoint: "/upload"), parameters: parameters)
+        upload.finally(in: .global()) { done.signal() }
+        done.wait()
+        let seconds = Self.seconds(since: start)
+        guard case .success = upload.currentResult, server.requests.last?.bodyLength ?? 0 > bytes else {
+            print("upload failed: \(String(describing: upload.currentResult))")
+            return nil
+        }
+        return seconds
     }
 
     private static func writeFile(at url: URL, bytes: Int) throws {

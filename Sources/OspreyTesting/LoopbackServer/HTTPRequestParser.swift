@@ -45,7 +45,7 @@ struct HTTPRequestParser {
 
     let maximumHeadBytes: Int
     let maximumBodyBytes: Int
-    /// Count fixed-length bodies without keeping them (for uploads of any size).
+    /// Count bodies without keeping them (for uploads of any size), fixed-length and chunked.
     let discardsBodies: Bool
     private var discardedBytes = 0
 
@@ -118,10 +118,25 @@ struct HTTPRequestParser {
                 }
                 let size = try Self.parseChunkSize(buffer[cursor..<lineEnd])
                 cursor = lineEnd + 2
-                guard size <= maximumBodyBytes - body.count else {
+                guard size <= maximumBodyBytes - (body.count + discardedBytes) else {
                     throw Rejection(status: 413, reason: "body exceeds \(maximumBodyBytes) bytes")
                 }
                 phase = size == 0 ? .trailers(head) : .chunkData(head, size: size)
+            case .chunkData(let head, let size) where discardsBodies:
+                // Drop the chunk's bytes as they arrive: only its size line and CRLF stay in the
+                // request's raw bytes.
+                let take = min(size, buffer.count - cursor)
+                buffer.removeSubrange(cursor..<cursor + take)
+                discardedBytes += take
+                guard take == size, buffer.count - cursor >= 2 else {
+                    phase = .chunkData(head, size: size - take)
+                    return nil
+                }
+                guard buffer[cursor] == 13, buffer[cursor + 1] == 10 else {
+                    throw Rejection(status: 400, reason: "chunk data not followed by CRLF")
+                }
+                cursor += 2
+                phase = .chunkSize(head)
             case .chunkData(let head, let size):
                 guard buffer.count - cursor >= size + 2 else { return nil }
                 guard buffer[cursor + size] == 13, buffer[cursor + size + 1] == 10 else {

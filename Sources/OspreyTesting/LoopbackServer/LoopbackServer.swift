@@ -33,9 +33,9 @@ public final class LoopbackServer: Sendable {
         public var maximumHeadBytes: Int
         /// The largest request body accepted; larger gets 413.
         public var maximumBodyBytes: Int
-        /// Count `Content-Length` bodies without keeping them: `Request.body` stays empty,
-        /// `bodyLength` has the size. For uploads too large to hold (set a large
-        /// `maximumBodyBytes` too).
+        /// Count bodies (with a `Content-Length` or chunked) without keeping them: `Request.body`
+        /// stays empty, `bodyLength` has the size, and `raw` holds the head (and a chunked body's
+        /// framing). For uploads too large to hold (set a large `maximumBodyBytes` too).
         public var discardsBodies: Bool
         /// Read at most this many bytes per second from each connection: a slow reader, which
         /// keeps a large upload in flight long enough to cancel it half way. Nil reads at once.
