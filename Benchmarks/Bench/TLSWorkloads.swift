@@ -9,7 +9,8 @@ import Promises
 /// is the baseline; it trusts only the system's store on Linux, so the script runs the benchmark
 /// in a mount namespace of its own whose system bundle has the CA appended. Each row says the
 /// HTTP version every client used (nginx names it in an `X-Protocol` header) and the connections
-/// opened after the warm-up.
+/// opened after the warm-up. Osprey is measured on CurlTransport (in both completion modes) and on
+/// URLSessionTransport.
 struct TLSWorkloads {
     let scale: Int
     let measurement: Measurement
@@ -33,8 +34,18 @@ struct TLSWorkloads {
                 ("W5, HTTPS over HTTP/1.1", http1Server), ("W6, HTTPS over HTTP/2", http2Server),
             ] {
                 let url = server.appendingPathComponent("small")
-                for onLoop in [false, true] {
-                    guard let transport = CurlTransport(trustedCertificates: authority) else { continue }
+                // CurlTransport in both modes, then URLSessionTransport (which, like raw URLSession,
+                // trusts the namespace's system bundle).
+                for (kind, onLoop) in [(TransportKind.curl, false), (.curl, true), (.urlSession, false)] {
+                    let transport: any HTTPTransport
+                    switch kind {
+                    case .curl:
+                        guard let curl = CurlTransport(trustedCertificates: authority) else { continue }
+                        transport = curl
+                    case .urlSession:
+                        guard side == nil else { continue }
+                        transport = URLSessionTransport()
+                    }
                     let rawVersions = Versions()
                     let raw: () -> Void = {
                         NetworkWorkloads.drive(count: 600 / scale, inFlight: 16) { done in
@@ -87,7 +98,7 @@ struct TLSWorkloads {
                     comparisons.append(
                         Comparison(
                             workload:
-                                "\(label): GET small on CurlTransport\(onLoop ? ", completed on the loop" : "") x\(600 / scale), 16 in flight",
+                                "\(label): GET small on \(kind.rawValue)\(onLoop ? ", completed on the loop" : "") x\(600 / scale), 16 in flight",
                             operations: 600 / scale,
                             baselineName: "raw URLSession",
                             timings: timings,
@@ -105,6 +116,12 @@ struct TLSWorkloads {
         #else
             return []
         #endif
+    }
+
+    /// The transport a row measures.
+    enum TransportKind: String {
+        case curl = "CurlTransport"
+        case urlSession = "URLSessionTransport"
     }
 
     /// The HTTP versions the server saw, counted.
