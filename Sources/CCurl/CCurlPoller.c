@@ -39,6 +39,8 @@ enum {
     MOPT_TIMERDATA = 10005,
     EASY_PREREQFUNCTION = 20312,
     EASY_PREREQDATA = 10313,
+    EASY_CLOSESOCKETFUNCTION = 20208,
+    EASY_CLOSESOCKETDATA = 10209,
 };
 
 // What the poller knows of a socket.
@@ -359,7 +361,24 @@ static int on_connection(void *user, char *remote_ip, char *local_ip, int remote
     return 0;  // CURL_PREREQFUNC_OK
 }
 
+// CURLOPT_CLOSESOCKETFUNCTION: libcurl closes one of its sockets. It says so for every socket,
+// including an idle connection it closes without a socket callback (past its idle age
+// (CURLOPT_MAXAGE_CONN), or to make room in its pool): the entry is forgotten, so that no stale
+// IDLE entry outlives its connection and the number is anyone's again.
+static int on_close(void *user, int socket) {
+    struct ccurl_poller *poller = user;
+    struct socket_entry *found = poller != NULL ? entry(poller, socket) : NULL;
+    if (found != NULL) memset(found, 0, sizeof *found);
+    // Closing takes the descriptor out of the epoll set too (the poller holds no copy of it).
+    return close(socket);
+}
+
 int ccurl_poller_prepare(ccurl_poller *poller, ccurl_easy *easy) {
+    // A connection keeps the close callback of the handle that opened it: every handle sets it.
+    if (ccurl_lib.easy_setopt(easy, EASY_CLOSESOCKETDATA, poller) != 0
+        || ccurl_lib.easy_setopt(easy, EASY_CLOSESOCKETFUNCTION, on_close) != 0) {
+        return -1;
+    }
     if (ccurl_lib.easy_setopt(easy, EASY_PREREQFUNCTION, on_connection) != 0) return -1;
     return ccurl_lib.easy_setopt(easy, EASY_PREREQDATA, poller);
 }

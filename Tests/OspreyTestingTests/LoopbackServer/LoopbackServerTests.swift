@@ -1,4 +1,5 @@
 import Foundation
+import Osprey
 import OspreyTestSupport
 import OspreyTesting
 import Testing
@@ -13,6 +14,15 @@ struct LoopbackServerTests {
         #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
         #expect(server.baseURL(host: "localhost").absoluteString == "http://localhost:\(server.port)")
         #expect(server.url("/a?b=1").absoluteString == "http://127.0.0.1:\(server.port)/a?b=1")
+    }
+
+    @Test("once a server exists, CurlTransport keeps an idle connection for an hour, not 118 s")
+    func clientsKeepIdleConnections() throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        // The tests count the connections the server accepted; on a loaded machine two requests
+        // of one test have come more than 118 s apart.
+        #expect(CurlTransport.idleConnectionAge.withLock { $0 } == 3_600)
     }
 
     @Test("routes by method and path, capturing decoded path parameters")

@@ -107,6 +107,36 @@ struct CurlConnectionTests {
             #expect(requests[2].clientPort != requests[0].clientPort)
         }
 
+        @Test("a connection libcurl closes for its idle age is closed, and forgotten by the poller")
+        func agedConnectionsForgotten() async throws {
+            let quiet = try LoopbackServer()
+            defer { quiet.stop() }
+            let busy = try LoopbackServer()
+            defer { busy.stop() }
+            quiet.route("/ok") { _ in .text("ok") }
+            busy.route("/ok") { _ in .text("ok") }
+            busy.route("/held") { _ in LoopbackServer.Response.text("held").delayingHead(by: 1.2) }
+            // Reused for less than a whole second: one idle for a second or more is closed by
+            // libcurl itself when it next looks through its pool, with no socket callback.
+            let transport = try #require(CurlTransport(idleConnectionAge: 0, loops: 1))
+            let quietAPI = TestAPI(quiet, transport: transport)
+            let busyAPI = TestAPI(busy, transport: transport)
+            let _: Data = try await quietAPI.request(route: quietAPI.get(endpoint: "/ok")).value
+            let quietPort = try #require(quiet.requests.first).clientPort
+            #expect(await transport.idleConnectionPorts == [quietPort])
+            // The held answer keeps the quiet connection idle for over a second; the next
+            // request makes libcurl look through its pool.
+            let _: Data = try await busyAPI.request(route: busyAPI.get(endpoint: "/held")).value
+            let _: Data = try await busyAPI.request(route: busyAPI.get(endpoint: "/ok")).value
+            // libcurl closed it through the poller's close callback, which closes the descriptor...
+            #expect(await quiet.waitUntilNoOpenConnections())
+            // ...and forgets the connection: what is idle is the busy server's, and still open.
+            let idle = await transport.idleConnectionPorts
+            #expect(!idle.contains(quietPort))
+            #expect(idle.count == 1 && Set(busy.requests.map(\.clientPort)).isSuperset(of: idle))
+            #expect(quiet.acceptedConnectionCount == 1)
+        }
+
         @Test("under load connections are kept: 40 rounds of 16 requests at once open at most 16")
         func connectionsKeptUnderLoad() async throws {
             let server = try LoopbackServer()

@@ -28,6 +28,10 @@
             try set(CCURLOPT_FOLLOWLOCATION, 0)
             try allowOnlyHTTP()
             if onFreshConnection { try set(CCURLOPT_FRESH_CONNECT, 1) }
+            // libcurl reads it from the transfer that looks for a connection to reuse.
+            try set(
+                CCURLOPT_MAXAGE_CONN,
+                settings.idleConnectionAge ?? CurlTransport.idleConnectionAge.withLock { $0 })
             let isSecure = HTTPHeaders.same(String(url.prefix(6)), "https:")
             // An upgrade is HTTP/1.1's: HTTP/2 has no `101` (RFC 9113 §8.6).
             let version =

@@ -37,6 +37,9 @@
             var tls = TLSOptions()
             /// Which HTTP versions may be spoken.
             var httpVersion = HTTPVersionPolicy.http2WhenOffered
+            /// How many seconds a connection may rest in a loop's pool and still be reused; nil
+            /// for ``CurlTransport/idleConnectionAge``.
+            var idleConnectionAge: Int?
         }
 
         var request: URLRequest

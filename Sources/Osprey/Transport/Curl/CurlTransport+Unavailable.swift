@@ -6,6 +6,9 @@
     /// returns nil and ``unavailableReason`` says why, so code that chooses a transport builds
     /// everywhere (`CurlTransport() ?? URLSessionTransport()`).
     public final class CurlTransport: HTTPTransport, CookieJarTransport {
+        /// Not used here: there are no loops and no pools (see the libcurl transport's).
+        package static let idleConnectionAge = Locked(118)
+
         /// Returns nil: libcurl is not used on this platform.
         /// - Parameters:
         ///   - trustedCertificates: Ignored here.

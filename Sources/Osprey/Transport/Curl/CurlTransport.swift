@@ -92,10 +92,26 @@
                 cookies: cookies, proxies: ProxySettings(environment: environment))
         }
 
+        /// A transport whose idle connections are reused for at most `idleConnectionAge`
+        /// seconds instead of ``idleConnectionAge`` (tests).
+        package convenience init?(idleConnectionAge: Int, loops: Int? = nil) {
+            self.init(
+                trustedCertificates: nil, maximumConnectionsPerHost: 16, cookies: CookieJar(),
+                proxies: ProxySettings(), loops: loops, idleConnectionAge: idleConnectionAge)
+        }
+
+        /// How many seconds an idle connection may rest in a loop's pool and still be reused,
+        /// for every transport made without an age of its own: libcurl's default, 118 s, unless
+        /// raised. `LoopbackServer` raises it, so that tests counting connections do not depend
+        /// on how soon the machine runs a test's next request (under ThreadSanitizer, with every
+        /// suite on two cores, two requests of one test have come minutes apart).
+        package static let idleConnectionAge = Locked(118)
+
         private init?(
             trustedCertificates: URL?, maximumConnectionsPerHost: Int, cookies: CookieJar?,
             proxies: ProxySettings, unixSockets: [String: String] = [:], tls: TLSOptions = TLSOptions(),
-            httpVersion: HTTPVersionPolicy = .http2WhenOffered, loops: Int? = nil
+            httpVersion: HTTPVersionPolicy = .http2WhenOffered, loops: Int? = nil,
+            idleConnectionAge: Int? = nil
         ) {
             guard
                 let group = CurlLoopGroup(
@@ -107,7 +123,7 @@
                 trustedCertificates: trustedCertificates, proxies: proxies, cookies: cookies,
                 unixSockets: Dictionary(unixSockets.map { ($0.key.lowercased(), $0.value) }) { _, last in last
                 },
-                tls: tls, httpVersion: httpVersion)
+                tls: tls, httpVersion: httpVersion, idleConnectionAge: idleConnectionAge)
         }
 
         /// How many transfers the loops' callers started themselves while a loop waited with
