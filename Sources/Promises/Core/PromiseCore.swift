@@ -123,14 +123,7 @@ final class PromiseCore<Value: Sendable>: UpstreamPromise {
     /// Whether the promise has left the pending state: a check that needs no generic metadata,
     /// for unspecialised callers such as `Resolver.deinit`.
     @usableFromInline
-    var isSettled: Bool {
-        lockStorage.withUnsafeMutablePointerToHeader { lock in
-            let mutex = PromiseLock.mutex(in: lock)
-            PlatformMutex.lock(mutex)
-            defer { PlatformMutex.unlock(mutex) }
-            return lock.pointee.isSettled
-        }
-    }
+    var isSettled: Bool { withLockPart { $0.pointee.isSettled } }
 
     /// The object kept with the promise (see `Promise.attachment`): a check that needs no
     /// generic metadata, like ``isSettled``.
