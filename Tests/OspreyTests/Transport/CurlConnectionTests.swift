@@ -64,6 +64,33 @@ struct CurlConnectionTests {
             #expect(connections.count == 2 && connections[0] != connections[1], "\(connections)")
         }
 
+        @Test(
+            "stress: stray bytes never answer a request its caller starts while the loop has yet to see them")
+        func strayBytesRaceADirectStart() async throws {
+            let server = try LoopbackServer()
+            defer { server.stop() }
+            let forged = Data("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil".utf8)
+            server.route("/first") { _ in
+                LoopbackServer.Response.text("abc").followedByRawBytes(forged, after: 0.05)
+            }
+            server.route("/next") { _ in .text("next") }
+            // One loop, so that each request after the first is started by its caller while the
+            // loop waits. Two ways let the forged answer through (3 runs in 8 of this test): a
+            // connection reused and answered within one call of libcurl's was never watched
+            // again, and the loop could be on its way from its wait to its dispatch when the
+            // caller's request took the connection.
+            let transport = try #require(CurlTransport(loops: 1))
+            let api = TestAPI(server, transport: transport)
+            let rounds = 12
+            for round in 1...rounds {
+                let _: Data = try await api.request(route: api.get(endpoint: "/first")).value
+                #expect(await server.waitForStrayBytesSent(atLeast: forged.count * round))
+                let next: String = try await api.request(route: api.get(endpoint: "/next")).value
+                #expect(next == "next", "round \(round)")
+            }
+            #expect(await transport.retiredConnections == rounds)
+        }
+
         enum StrayBytes: Sendable, CustomStringConvertible {
             case afterNoContent, pastContentLength
             var description: String {
@@ -130,10 +157,14 @@ struct CurlConnectionTests {
             let _: Data = try await busyAPI.request(route: busyAPI.get(endpoint: "/ok")).value
             // libcurl closed it through the poller's close callback, which closes the descriptor...
             #expect(await quiet.waitUntilNoOpenConnections())
-            // ...and forgets the connection: what is idle is the busy server's, and still open.
+            // ...and forgets the connection: whatever is idle is the busy server's, and open.
+            // (How many: one, as a rule. Under load the held connection can outlive its age
+            // between the two requests, or the quick answer come in the call that sent it.)
             let idle = await transport.idleConnectionPorts
             #expect(!idle.contains(quietPort))
-            #expect(idle.count == 1 && Set(busy.requests.map(\.clientPort)).isSuperset(of: idle))
+            #expect(
+                Set(busy.requests.map(\.clientPort)).isSuperset(of: idle),
+                "idle \(idle); busy \(busy.requests.map { ($0.connectionID, $0.clientPort) })")
             #expect(quiet.acceptedConnectionCount == 1)
         }
 
