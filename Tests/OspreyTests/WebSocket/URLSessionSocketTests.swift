@@ -39,6 +39,9 @@ struct URLSessionSocketTests {
             configuration: .ephemeral, cookies: cookies, tls: TLSOptions(), socketTasks: tasks.maker)
         let api = ChatAPI(responseParser: JSONParser(), transport: transport)
         api.configuration.headers = ["Authorization": "Bearer secret"]
+        // Ten minutes without progress, not one: under ThreadSanitizer on two cores these tests
+        // took over 270 s, and an opening timed out. The timeout test sets its own.
+        api.configuration.timeout = 600
         return (api, transport)
     }
 
